@@ -1,0 +1,67 @@
+//! `meteor [--threads T] [--stats] [N]`: the Benchmarks Game meteor-contest program.
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Parser;
+
+const USAGE: &str = "usage: meteor [--threads T] [--stats] [N]";
+
+/// Solves the Benchmarks Game meteor puzzle and prints the solution count and the
+/// smallest and largest solutions found.
+///
+/// Solutions are found in a fixed order, in pairs (a solution and its half turn). The
+/// program stops once it holds at least N of them, so it reports N rounded up to even
+/// (at most 2098), and the smallest and largest among exactly those: the output is the
+/// same on every run and with any number of threads.
+#[derive(Parser)]
+#[command(name = "meteor", version)]
+struct Args {
+    /// Solutions to find before stopping [default: all 2098].
+    #[arg(value_name = "N")]
+    limit: Option<usize>,
+    /// Worker threads [default: one per core].
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
+    /// Print nodes visited and time to standard error.
+    #[arg(long)]
+    stats: bool,
+}
+
+fn main() -> ExitCode {
+    let args = match Args::try_parse() {
+        Ok(a) => a,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            let msg = e.to_string();
+            let first = msg.lines().next().unwrap_or("bad arguments");
+            eprintln!("meteor: {}; {USAGE}", first.trim_start_matches("error: "));
+            return ExitCode::from(2);
+        }
+    };
+    let threads = args
+        .threads
+        .map_or_else(polytile::parallel::default_threads, usize::from);
+    let start = Instant::now();
+    let report = polytile::meteor::solve_with_stats(args.limit.unwrap_or(usize::MAX), threads, args.stats);
+    let elapsed = start.elapsed();
+    let out = polytile::meteor::render(&report);
+    if std::io::stdout().lock().write_all(out.as_bytes()).is_err() {
+        return ExitCode::FAILURE;
+    }
+    if args.stats {
+        let ns = elapsed.as_nanos() as f64;
+        eprintln!(
+            "nodes: {}  threads: {threads}  search: {:.3} ms  per node: {:.1} ns",
+            report.nodes,
+            ns / 1e6,
+            ns * threads as f64 / report.nodes.max(1) as f64
+        );
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,232 @@
+//! The Benchmarks Game meteor-contest puzzle: ten pentahexes on a 5 x 10 hex board.
+//!
+//! This module owns the puzzle-specific parts around the generic search: the baked
+//! tables, the half-turn symmetry (each solution found is emitted with its rotation),
+//! the order in which solutions count towards a limit, and the Benchmarks Game output.
+//!
+//! # What `limit` means
+//! The search visits solutions in a fixed order (lowest free cell first, pieces by
+//! number, placements in table order) and finds them in pairs: a solution and its half
+//! turn. [`solve`] takes pairs in that order until it holds at least `limit` solutions,
+//! so the count is `limit` rounded up to even, at most 2098, and the smallest and largest
+//! are taken among exactly those solutions, whatever the number of threads.
+//!
+//! ```
+//! let report = polytile::meteor::solve(10, 1);
+//! assert_eq!(report.count, 10);
+//! ```
+
+use crate::search::{Node, Path, Step, Visitor, Window};
+use crate::tables::generate::{Placement, Tables};
+use crate::tables::meteor as baked;
+
+/// Cells on the board.
+pub const CELLS: usize = baked::WIDTH * baked::HEIGHT;
+/// Solutions of the full puzzle (Benchmarks Game; `../shared/known-counts.md`).
+pub const ALL_SOLUTIONS: usize = 2098;
+
+/// A solution: the digit of the piece on each cell, row by row from row 0.
+pub type Board = [u8; CELLS];
+
+/// The baked tables as the search reads them.
+pub fn window() -> Window<'static> {
+    Window {
+        placements: &baked::PLACEMENTS,
+        starts: &baked::STARTS,
+        anchors: baked::ANCHORS,
+        pieces: baked::PIECES,
+        shift: (baked::SHIFT_ROWS * baked::WIDTH) as u32,
+        fillable: baked::FILLABLE,
+    }
+}
+
+/// Whether the tables restrict a piece to one orientation per half-turn pair, in which
+/// case every solution found stands for itself and its half turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Symmetry {
+    HalfTurnPairs,
+    None,
+}
+
+/// The result of a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    pub count: usize,
+    pub smallest: Option<Board>,
+    pub largest: Option<Board>,
+    /// Search nodes visited, when counted.
+    pub nodes: u64,
+}
+
+/// The board drawn by the placements of `path`.
+pub fn board_of(placements: &[Placement], shift: u32, path: &[Step]) -> Board {
+    let mut board = [b'.'; CELLS];
+    for step in path {
+        let mut mask = placements[step.placement as usize].mask;
+        let base = step.offset as usize * shift as usize;
+        while mask != 0 {
+            board[base + mask.trailing_zeros() as usize] = b'0' + step.piece;
+            mask &= mask - 1;
+        }
+    }
+    board
+}
+
+/// The board turned by a half turn: cell `i` goes to cell `CELLS - 1 - i`.
+pub fn half_turn(board: &Board) -> Board {
+    let mut b = *board;
+    b.reverse();
+    b
+}
+
+/// Collects solutions (with their half turns) until it holds `limit`.
+struct Collector<'a, const STATS: bool> {
+    window: &'a Window<'a>,
+    symmetry: Symmetry,
+    limit: usize,
+    found: Vec<Board>,
+    nodes: u64,
+}
+
+impl<const STATS: bool> Visitor for Collector<'_, STATS> {
+    #[inline(always)]
+    fn node(&mut self) {
+        if STATS {
+            self.nodes += 1;
+        }
+    }
+
+    fn solution(&mut self, path: &[Step]) -> bool {
+        let b = board_of(self.window.placements, self.window.shift, path);
+        self.found.push(b);
+        if self.symmetry == Symmetry::HalfTurnPairs {
+            self.found.push(half_turn(&b));
+        }
+        self.found.len() >= self.limit
+    }
+}
+
+/// Every solution the tables give, in search order, each followed by its half turn
+/// when `symmetry` says the tables hold one of each pair; stops once `limit` are found.
+/// Returns the solutions and the nodes visited (0 unless `stats`).
+pub fn solutions_with(
+    window: &Window,
+    symmetry: Symmetry,
+    limit: usize,
+    threads: usize,
+    stats: bool,
+) -> (Vec<Board>, u64) {
+    // Two levels give a few hundred tasks: enough to keep every core busy to the end.
+    const TASK_DEPTH: usize = 2;
+    let tasks = window.frontier(Node::root(window.pieces), &Path::new(), TASK_DEPTH);
+    let frontier_nodes: u64 = if stats { frontier_size(window) } else { 0 };
+    let run = |task: usize| {
+        let (node, prefix) = &tasks[task];
+        let mut path = prefix.clone();
+        if stats {
+            let mut c = Collector::<true> {
+                window,
+                symmetry,
+                limit,
+                found: Vec::new(),
+                nodes: 0,
+            };
+            window.search(*node, &mut path, &mut c);
+            (c.found, c.nodes)
+        } else {
+            let mut c = Collector::<false> {
+                window,
+                symmetry,
+                limit,
+                found: Vec::new(),
+                nodes: 0,
+            };
+            window.search(*node, &mut path, &mut c);
+            (c.found, 0)
+        }
+    };
+    let results = crate::parallel::run_tasks(tasks.len(), threads, limit, run, |r| r.0.len());
+    let mut all = Vec::new();
+    let mut nodes = frontier_nodes;
+    for (found, n) in results.into_iter().flatten() {
+        nodes += n;
+        if all.len() < limit {
+            all.extend(found);
+        }
+    }
+    let keep = match symmetry {
+        Symmetry::HalfTurnPairs => limit.div_ceil(2).saturating_mul(2),
+        Symmetry::None => limit,
+    };
+    all.truncate(keep);
+    (all, nodes)
+}
+
+/// Nodes above the task frontier (the root and the first level), which the tasks'
+/// own counts do not include.
+fn frontier_size(window: &Window) -> u64 {
+    let root = Node::root(window.pieces);
+    let mut n = 1;
+    window.for_each_child(root, |_, _| {
+        n += 1;
+        false
+    });
+    n
+}
+
+/// Solves with the baked tables: see the module docs for what `limit` means.
+pub fn solve(limit: usize, threads: usize) -> Report {
+    solve_with_stats(limit, threads, false)
+}
+
+/// [`solve`], counting search nodes when `stats` is set.
+pub fn solve_with_stats(limit: usize, threads: usize, stats: bool) -> Report {
+    let (found, nodes) = solutions_with(
+        &window(),
+        Symmetry::HalfTurnPairs,
+        limit,
+        threads,
+        stats,
+    );
+    Report {
+        count: found.len(),
+        smallest: found.iter().min().copied(),
+        largest: found.iter().max().copied(),
+        nodes,
+    }
+}
+
+/// All 2098 solutions in search order, from tables built at run time with or without
+/// pruning and the half-turn restriction (used to test that neither loses a solution).
+pub fn all_solutions_from(tables: &Tables, threads: usize) -> Vec<Board> {
+    let symmetry = match tables.half_turn_piece {
+        Some(_) => Symmetry::HalfTurnPairs,
+        None => Symmetry::None,
+    };
+    solutions_with(&Window::new(tables), symmetry, usize::MAX, threads, false).0
+}
+
+/// One board in the Benchmarks Game format: each cell followed by a space, odd rows
+/// indented by one space, a blank line after the board.
+pub fn render_board(board: &Board, out: &mut String) {
+    for (row, cells) in board.chunks(baked::WIDTH).enumerate() {
+        if row % 2 == 1 {
+            out.push(' ');
+        }
+        for &c in cells {
+            out.push(c as char);
+            out.push(' ');
+        }
+        out.push('\n');
+    }
+    out.push('\n');
+}
+
+/// The Benchmarks Game output for a report.
+pub fn render(report: &Report) -> String {
+    let mut out = format!("{} solutions found\n\n", report.count);
+    for b in [&report.smallest, &report.largest].into_iter().flatten() {
+        render_board(b, &mut out);
+    }
+    out
+}

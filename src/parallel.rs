@@ -1,0 +1,83 @@
+//! Running independent search tasks on several threads with results that do not depend
+//! on the number of threads.
+//!
+//! Tasks are numbered in search order. Workers claim them in increasing order and each
+//! result is stored under its task number, so concatenating results in task order gives
+//! exactly what one thread would have produced. With a `limit`, a task is skipped once
+//! every task before it has finished and together they already hold `limit` items:
+//! such a task could not contribute to the first `limit` items anyway.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// The number of threads to use when the user did not say: one per available core.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Finished tasks, and how far the run of finished tasks from task 0 reaches.
+struct Progress {
+    counts: Vec<Option<usize>>,
+    prefix_len: usize,
+    prefix_items: usize,
+}
+
+impl Progress {
+    fn finish(&mut self, task: usize, items: usize) {
+        self.counts[task] = Some(items);
+        while let Some(Some(n)) = self.counts.get(self.prefix_len) {
+            self.prefix_items += n;
+            self.prefix_len += 1;
+        }
+    }
+}
+
+/// Runs `run(task)` for `task in 0..tasks` on `threads` threads and returns the results
+/// in task order; `None` for tasks skipped because of `limit` (see the module docs).
+/// `items` says how many items a result holds.
+pub fn run_tasks<R: Send>(
+    tasks: usize,
+    threads: usize,
+    limit: usize,
+    run: impl Fn(usize) -> R + Sync,
+    items: impl Fn(&R) -> usize + Sync,
+) -> Vec<Option<R>> {
+    let next = AtomicUsize::new(0);
+    let progress = Mutex::new(Progress {
+        counts: vec![None; tasks],
+        prefix_len: 0,
+        prefix_items: 0,
+    });
+    let worker = || {
+        let mut done = Vec::new();
+        loop {
+            let task = next.fetch_add(1, Ordering::Relaxed);
+            if task >= tasks {
+                break;
+            }
+            let skip = {
+                let p = progress.lock().unwrap();
+                p.prefix_len == task && p.prefix_items >= limit
+            };
+            let result = (!skip).then(|| run(task));
+            let n = result.as_ref().map_or(0, &items);
+            progress.lock().unwrap().finish(task, n);
+            done.push((task, result));
+        }
+        done
+    };
+    let threads = threads.clamp(1, tasks.max(1));
+    let mut results: Vec<Option<R>> = (0..tasks).map(|_| None).collect();
+    let finished: Vec<Vec<(usize, Option<R>)>> = if threads == 1 {
+        vec![worker()]
+    } else {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads).map(|_| s.spawn(worker)).collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        })
+    };
+    for (task, r) in finished.into_iter().flatten() {
+        results[task] = r;
+    }
+    results
+}

@@ -1,0 +1,570 @@
+//! The placement-table generator: grid geometry, piece orientations, placements per
+//! anchor cell, island pruning, and the flat window tables the search reads.
+//!
+//! This file is the single source of truth for tables. `build.rs` includes it with
+//! `#[path]` to bake the meteor tables into the binary, and the library compiles it as
+//! `polytile::tables::generate` to build tables for any puzzle at run time. It therefore
+//! uses `std` only and no `crate::` paths.
+//!
+//! # Coordinates
+//! Board cells are numbered row-major: cell `row * width + col`, row 0 first. Row 0 is
+//! the *south* edge, the side the search fills first; the Benchmarks Game prints it as
+//! the top line. On a hex board odd rows are shifted half a cell east.
+//!
+//! Shapes live on the *lattice*: `(x, y)` with `y` the row. On the square grid `x` is
+//! the column; on the hex grid `x = col - floor(row / 2)` (axial coordinates), so that
+//! every translation, rotation and reflection of the lattice is a plain integer map.
+//!
+//! # The window
+//! The search keeps a `u64` *window* over the board: bit `i` of the window is cell
+//! `offset * shift_rows * width + i`. When the first `shift_rows` rows of the window are
+//! full the window moves `shift_rows` rows north. A placement is therefore stored for
+//! each window position (`offset`) and each anchor among the window's first
+//! `shift_rows * width` cells; its anchor is its lowest cell, which is the lowest free
+//! cell when the search tries it.
+
+/// The lattice a board and its pieces live on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Grid {
+    /// Square cells, 4 neighbours, 4 rotations.
+    Square,
+    /// Hexagonal cells in rows, odd rows shifted half a cell east; 6 neighbours, 6 rotations.
+    Hex,
+}
+
+/// A lattice point `(x, y)`; see the module docs for the coordinate system.
+pub type Point = (i32, i32);
+
+impl Grid {
+    /// The lattice steps to a cell's neighbours.
+    pub fn neighbour_steps(self) -> &'static [Point] {
+        match self {
+            Grid::Square => &[(1, 0), (-1, 0), (0, 1), (0, -1)],
+            Grid::Hex => &[(1, 0), (-1, 0), (0, 1), (-1, 1), (0, -1), (1, -1)],
+        }
+    }
+
+    /// How many rotations map the lattice onto itself.
+    pub fn rotation_count(self) -> usize {
+        match self {
+            Grid::Square => 4,
+            Grid::Hex => 6,
+        }
+    }
+
+    /// Rotation by one step (90 degrees square, 60 degrees hex) about the origin.
+    pub fn rotate(self, (x, y): Point) -> Point {
+        match self {
+            Grid::Square => (-y, x),
+            Grid::Hex => (-y, x + y),
+        }
+    }
+
+    /// A reflection of the lattice (any one; with the rotations it generates the rest).
+    pub fn reflect(self, (x, y): Point) -> Point {
+        match self {
+            Grid::Square => (-x, y),
+            Grid::Hex => (y, x),
+        }
+    }
+
+    /// Lattice point of board cell `(row, col)`.
+    pub fn lattice(self, row: usize, col: usize) -> Point {
+        let (row, col) = (row as i32, col as i32);
+        match self {
+            Grid::Square => (col, row),
+            Grid::Hex => (col - row.div_euclid(2), row),
+        }
+    }
+
+    /// Board `(row, col)` of a lattice point, if it lies in the `width x height` rectangle.
+    pub fn cell(self, (x, y): Point, width: usize, height: usize) -> Option<(usize, usize)> {
+        let col = match self {
+            Grid::Square => x,
+            Grid::Hex => x + y.div_euclid(2),
+        };
+        if y < 0 || col < 0 || y as usize >= height || col as usize >= width {
+            return None;
+        }
+        Some((y as usize, col as usize))
+    }
+}
+
+/// How a piece may move onto the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Motion {
+    /// Rotations and reflections.
+    Free,
+    /// Rotations only.
+    OneSided,
+    /// As drawn.
+    Fixed,
+}
+
+/// A piece: a connected set of lattice points, how it may move, and how many copies exist.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Piece {
+    pub name: String,
+    pub cells: Vec<Point>,
+    pub motion: Motion,
+    pub count: u32,
+}
+
+/// A board: the cells of a `width x height` rectangle that belong to it (the rest are holes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    pub grid: Grid,
+    pub width: usize,
+    pub height: usize,
+    /// Row-major; `true` where the board has a cell.
+    pub cells: Vec<bool>,
+}
+
+impl Board {
+    /// The full `width x height` rectangle.
+    pub fn rectangle(grid: Grid, width: usize, height: usize) -> Board {
+        Board {
+            grid,
+            width,
+            height,
+            cells: vec![true; width * height],
+        }
+    }
+
+    pub fn has(&self, cell: usize) -> bool {
+        self.cells[cell]
+    }
+
+    /// Index of the board cell at lattice point `p`, if it is a board cell.
+    pub fn index(&self, p: Point) -> Option<usize> {
+        let (row, col) = self.grid.cell(p, self.width, self.height)?;
+        let i = row * self.width + col;
+        self.cells[i].then_some(i)
+    }
+
+    pub fn point(&self, cell: usize) -> Point {
+        self.grid.lattice(cell / self.width, cell % self.width)
+    }
+
+    /// Board cells adjacent to `cell`.
+    pub fn neighbours(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
+        let (x, y) = self.point(cell);
+        self.grid
+            .neighbour_steps()
+            .iter()
+            .filter_map(move |&(dx, dy)| self.index((x + dx, y + dy)))
+    }
+}
+
+/// `cells` translated so that its first cell in scan order (row, then column) is the
+/// origin, and sorted in scan order. Two shapes are congruent by translation exactly
+/// when their normal forms are equal.
+pub fn normalise(cells: &[Point]) -> Vec<Point> {
+    let mut v: Vec<Point> = cells.to_vec();
+    v.sort_by_key(|&(x, y)| (y, x));
+    let (ox, oy) = v[0];
+    v.iter().map(|&(x, y)| (x - ox, y - oy)).collect()
+}
+
+/// The distinct orientations of a shape under `motion`, normalised, in a fixed order:
+/// rotations of the shape as given, then rotations of its mirror image.
+pub fn orientations(grid: Grid, cells: &[Point], motion: Motion) -> Vec<Vec<Point>> {
+    let mut out: Vec<Vec<Point>> = Vec::new();
+    let mirrors: &[bool] = match motion {
+        Motion::Free => &[false, true],
+        Motion::OneSided | Motion::Fixed => &[false],
+    };
+    let turns = match motion {
+        Motion::Fixed => 1,
+        _ => grid.rotation_count(),
+    };
+    for &mirror in mirrors {
+        let mut shape: Vec<Point> = if mirror {
+            cells.iter().map(|&p| grid.reflect(p)).collect()
+        } else {
+            cells.to_vec()
+        };
+        for _ in 0..turns {
+            let n = normalise(&shape);
+            if !out.contains(&n) {
+                out.push(n);
+            }
+            shape = shape.iter().map(|&p| grid.rotate(p)).collect();
+        }
+    }
+    out
+}
+
+/// Rotates a shape by a half turn (3 hex steps or 2 square steps).
+pub fn half_turn(grid: Grid, cells: &[Point]) -> Vec<Point> {
+    let steps = grid.rotation_count() / 2;
+    cells
+        .iter()
+        .map(|&p| (0..steps).fold(p, |q, _| grid.rotate(q)))
+        .collect()
+}
+
+/// Sizes that some sub-multiset of `sizes` adds up to, as a bit set (bit `n` set when
+/// `n` cells can be filled exactly). Sizes above 63 are not representable and dropped.
+pub fn fillable_sizes(sizes: &[usize]) -> u64 {
+    let mut reach: u64 = 1;
+    for &s in sizes {
+        if s < 64 {
+            reach |= reach << s;
+        }
+    }
+    reach
+}
+
+/// Connected regions of the board cells where `blocked` is false, each as a cell list.
+pub fn regions(board: &Board, blocked: &[bool]) -> Vec<Vec<usize>> {
+    let mut seen = blocked.to_vec();
+    for (i, s) in seen.iter_mut().enumerate() {
+        *s |= !board.has(i);
+    }
+    let mut out = Vec::new();
+    for start in 0..board.cells.len() {
+        if seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        let mut region = vec![start];
+        let mut next = 0;
+        while next < region.len() {
+            let c = region[next];
+            next += 1;
+            for n in board.neighbours(c) {
+                if !seen[n] {
+                    seen[n] = true;
+                    region.push(n);
+                }
+            }
+        }
+        out.push(region);
+    }
+    out
+}
+
+/// Knobs for [`generate`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Rows the window moves at a time; anchors live in the first `shift_rows` rows.
+    pub shift_rows: usize,
+    /// Drop placements that wall off a region the other pieces cannot fill, and give
+    /// each kept placement its `islands` mask. Off only to test that pruning is sound.
+    pub prune: bool,
+    /// Keep only one orientation of each half-turn pair of this piece, so that a board
+    /// symmetric under the half turn yields one solution of each rotated pair.
+    pub half_turn_piece: Option<usize>,
+}
+
+/// One placement as the search reads it.
+///
+/// `mask`: the cells the placement covers, in window bits.
+/// `islands`: window cells that the placement and every cell below its anchor cut off
+/// from the rest of the board. Whatever the board holds, the free cells among them form
+/// whole regions, so their number must be a fillable size; the search checks that with
+/// one popcount. Zero when nothing is cut off.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Placement {
+    pub mask: u64,
+    pub islands: u64,
+}
+
+/// Flat placement tables for the windowed search.
+///
+/// `placements[starts[k]..starts[k + 1]]` with `k = (offset * anchors + anchor) *
+/// pieces + piece` are the placements of `piece` whose lowest cell is window bit
+/// `anchor` when the window sits `offset` shifts north of the south edge.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tables {
+    pub width: usize,
+    pub height: usize,
+    pub shift_rows: usize,
+    pub offsets: usize,
+    pub anchors: usize,
+    pub pieces: usize,
+    pub starts: Vec<u32>,
+    pub placements: Vec<Placement>,
+    /// Bit `n` set when `n` free cells can be exactly filled by some of the pieces.
+    pub fillable: u64,
+    /// The piece restricted to one orientation per half-turn pair, if any.
+    pub half_turn_piece: Option<usize>,
+    /// Per placement: the index of its orientation in [`orientations`] of its piece.
+    pub orientation_of: Vec<u8>,
+}
+
+/// Per piece and absolute anchor cell: placements before and after pruning.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Census {
+    pub orientations: Vec<Vec<Vec<Point>>>,
+    /// `[piece][cell]` placements anchored at `cell` before pruning (after the
+    /// half-turn restriction).
+    pub before: Vec<Vec<u32>>,
+    /// `[piece][cell]` after pruning.
+    pub after: Vec<Vec<u32>>,
+}
+
+/// Why tables cannot be built for a board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GenerateError {
+    /// A placement reaches beyond the 64-bit window.
+    WindowTooSmall { piece: usize, rows: usize },
+    /// More than 255 orientations or 2^32 placements; no real puzzle gets here.
+    TooLarge,
+}
+
+impl std::fmt::Display for GenerateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GenerateError::WindowTooSmall { piece, rows } => write!(
+                f,
+                "piece {piece} spans {rows} rows of the search window, more than 64 bits hold at this board width"
+            ),
+            GenerateError::TooLarge => write!(f, "too many placements for the tables"),
+        }
+    }
+}
+
+/// The piece to restrict for the half-turn symmetry: among pieces none of whose
+/// orientations is its own half turn (so each pair has two members), the one with the
+/// most placements on the board, which removes the most nodes near the root.
+pub fn choose_half_turn_piece(board: &Board, pieces: &[Piece]) -> Option<usize> {
+    let mut best: Option<(usize, usize)> = None;
+    for (i, piece) in pieces.iter().enumerate() {
+        if piece.count != 1 {
+            continue;
+        }
+        let orients = orientations(board.grid, &piece.cells, piece.motion);
+        let paired = orients
+            .iter()
+            .all(|o| normalise(&half_turn(board.grid, o)) != *o)
+            && orients
+                .iter()
+                .all(|o| orients.contains(&normalise(&half_turn(board.grid, o))));
+        if !paired {
+            continue;
+        }
+        let n: usize = (0..board.cells.len())
+            .map(|c| {
+                orients
+                    .iter()
+                    .filter(|o| cells_at(board, o, c).is_some())
+                    .count()
+            })
+            .sum();
+        if best.is_none_or(|(_, m)| n > m) {
+            best = Some((i, n));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+/// The orientations of `piece` the search may use: all of them, or, for the half-turn
+/// piece, the first of each half-turn pair.
+pub fn allowed_orientations(grid: Grid, piece: &Piece, half_turn_piece: bool) -> Vec<bool> {
+    let orients = orientations(grid, &piece.cells, piece.motion);
+    orients
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            if !half_turn_piece {
+                return true;
+            }
+            let partner = normalise(&half_turn(grid, o));
+            let j = orients.iter().position(|q| *q == partner).unwrap_or(i);
+            i <= j
+        })
+        .collect()
+}
+
+/// The board cells covered by orientation `o` with its origin on `anchor`.
+pub fn cells_at(board: &Board, o: &[Point], anchor: usize) -> Option<Vec<usize>> {
+    let (ax, ay) = board.point(anchor);
+    o.iter()
+        .map(|&(x, y)| board.index((ax + x, ay + y)))
+        .collect()
+}
+
+/// Builds the window tables and the census for `pieces` on `board`.
+pub fn generate(
+    board: &Board,
+    pieces: &[Piece],
+    opts: Options,
+) -> Result<(Tables, Census), GenerateError> {
+    let width = board.width;
+    let shift = opts.shift_rows * width;
+    let offsets = board.height.div_ceil(opts.shift_rows);
+    let anchors = shift;
+    let window_rows = 64 / width;
+    let sizes: Vec<usize> = pieces
+        .iter()
+        .flat_map(|p| std::iter::repeat_n(p.cells.len(), p.count as usize))
+        .collect();
+    let fillable = fillable_sizes(&sizes);
+    let ncells = board.cells.len();
+
+    let mut census = Census {
+        orientations: Vec::new(),
+        before: vec![vec![0; ncells]; pieces.len()],
+        after: vec![vec![0; ncells]; pieces.len()],
+    };
+    let mut starts = Vec::with_capacity(offsets * anchors * pieces.len() + 1);
+    let mut placements = Vec::new();
+    let mut orientation_of = Vec::new();
+    let mut orients = Vec::new();
+    let mut allowed = Vec::new();
+    let mut other_sizes = Vec::new();
+    for (i, piece) in pieces.iter().enumerate() {
+        let o = orientations(board.grid, &piece.cells, piece.motion);
+        if o.len() > 255 {
+            return Err(GenerateError::TooLarge);
+        }
+        allowed.push(allowed_orientations(
+            board.grid,
+            piece,
+            opts.half_turn_piece == Some(i),
+        ));
+        census.orientations.push(o.clone());
+        orients.push(o);
+        let mut rest = sizes.clone();
+        let k = rest.iter().position(|&s| s == piece.cells.len()).unwrap();
+        rest.remove(k);
+        other_sizes.push(fillable_sizes(&rest));
+    }
+
+    let mut blocked = vec![false; ncells];
+    for offset in 0..offsets {
+        let base = offset * shift;
+        for anchor in 0..anchors {
+            let cell = base + anchor;
+            for pi in 0..pieces.len() {
+                starts.push(placements.len() as u32);
+                if cell >= ncells || !board.has(cell) {
+                    continue;
+                }
+                for (oi, o) in orients[pi].iter().enumerate() {
+                    if !allowed[pi][oi] {
+                        continue;
+                    }
+                    let Some(covered) = cells_at(board, o, cell) else {
+                        continue;
+                    };
+                    census.before[pi][cell] += 1;
+                    let top = *covered.iter().max().unwrap();
+                    if top - base >= window_rows * width {
+                        return Err(GenerateError::WindowTooSmall {
+                            piece: pi,
+                            rows: (top - base) / width + 1,
+                        });
+                    }
+                    let mask = covered.iter().fold(0u64, |m, &c| m | 1 << (c - base));
+                    let mut islands = 0;
+                    if opts.prune {
+                        // Regions walled off by the piece and the board edges alone are
+                        // tiled by whole pieces other than this one.
+                        blocked.iter_mut().for_each(|b| *b = false);
+                        covered.iter().for_each(|&c| blocked[c] = true);
+                        let dead = regions(board, &blocked)
+                            .iter()
+                            .any(|r| r.len() >= 64 || other_sizes[pi] >> r.len() & 1 == 0);
+                        if dead {
+                            continue;
+                        }
+                        // With every cell below the anchor filled too, all regions but the
+                        // largest are islands, as long as they lie inside the window.
+                        blocked[..cell].iter_mut().for_each(|b| *b = true);
+                        let mut rs = regions(board, &blocked);
+                        rs.sort_by_key(|r| std::cmp::Reverse(r.len()));
+                        for r in rs.iter().skip(1) {
+                            if r.iter().all(|&c| c >= base && c - base < 64) {
+                                islands |= r.iter().fold(0u64, |m, &c| m | 1 << (c - base));
+                            }
+                        }
+                    }
+                    census.after[pi][cell] += 1;
+                    placements.push(Placement { mask, islands });
+                    orientation_of.push(oi as u8);
+                }
+            }
+        }
+    }
+    if placements.len() > u32::MAX as usize {
+        return Err(GenerateError::TooLarge);
+    }
+    starts.push(placements.len() as u32);
+    Ok((
+        Tables {
+            width,
+            height: board.height,
+            shift_rows: opts.shift_rows,
+            offsets,
+            anchors,
+            pieces: pieces.len(),
+            starts,
+            placements,
+            fillable,
+            half_turn_piece: opts.half_turn_piece,
+            orientation_of,
+        },
+        census,
+    ))
+}
+
+/// The Benchmarks Game meteor board: 5 columns, 10 rows, hex.
+pub fn meteor_board() -> Board {
+    Board::rectangle(Grid::Hex, 5, 10)
+}
+
+/// The ten meteor pentahexes, piece `i` printed as digit `i`. Cells are `(row, col)` of
+/// each piece as it lies in the smallest solution
+/// `00001222012661126155865558633348893448934747977799`.
+pub const METEOR_PIECE_CELLS: [[(usize, usize); 5]; 10] = [
+    [(0, 0), (0, 1), (0, 2), (0, 3), (1, 3)],
+    [(0, 4), (1, 4), (2, 3), (2, 4), (3, 2)],
+    [(1, 0), (1, 1), (1, 2), (2, 0), (3, 0)],
+    [(5, 2), (5, 3), (5, 4), (6, 4), (7, 4)],
+    [(6, 0), (7, 0), (7, 1), (8, 0), (8, 2)],
+    [(3, 3), (3, 4), (4, 2), (4, 3), (4, 4)],
+    [(2, 1), (2, 2), (3, 1), (4, 1), (5, 1)],
+    [(8, 1), (8, 3), (9, 0), (9, 1), (9, 2)],
+    [(4, 0), (5, 0), (6, 1), (6, 2), (7, 2)],
+    [(6, 3), (7, 3), (8, 4), (9, 3), (9, 4)],
+];
+
+/// The meteor pieces as free pentahexes.
+pub fn meteor_pieces() -> Vec<Piece> {
+    METEOR_PIECE_CELLS
+        .iter()
+        .enumerate()
+        .map(|(i, cells)| Piece {
+            name: i.to_string(),
+            cells: normalise(
+                &cells
+                    .iter()
+                    .map(|&(r, c)| Grid::Hex.lattice(r, c))
+                    .collect::<Vec<_>>(),
+            ),
+            motion: Motion::Free,
+            count: 1,
+        })
+        .collect()
+}
+
+/// The meteor tables exactly as the binary bakes them in.
+pub fn meteor_tables(prune: bool, half_turn: bool) -> (Tables, Census) {
+    let board = meteor_board();
+    let pieces = meteor_pieces();
+    let half_turn_piece = if half_turn {
+        choose_half_turn_piece(&board, &pieces)
+    } else {
+        None
+    };
+    let opts = Options {
+        shift_rows: 2,
+        prune,
+        half_turn_piece,
+    };
+    generate(&board, &pieces, opts).expect("the meteor fits a 64-bit window")
+}
