@@ -16,8 +16,8 @@
 //! assert_eq!(report.count, 10);
 //! ```
 
-use crate::search::{Node, Path, Step, Visitor, Window};
-use crate::tables::generate::{Placement, Tables};
+use crate::search::{Lanes, Path, Step, Visitor};
+use crate::tables::generate::Tables;
 use crate::tables::meteor as baked;
 
 /// Cells on the board.
@@ -28,15 +28,27 @@ pub const ALL_SOLUTIONS: usize = 2098;
 /// A solution: the digit of the piece on each cell, row by row from row 0.
 pub type Board = [u8; CELLS];
 
+/// Slots per table group: the 12 orientations of a free pentahex.
+pub const SLOTS: usize = baked::SLOTS;
+
+/// The search's view of meteor tables: placements fit 32-bit lanes.
+pub type Window<'t> = crate::search::Window<'t, u32, SLOTS>;
+
 /// The baked tables as the search reads them.
 pub fn window() -> Window<'static> {
     Window {
-        placements: &baked::PLACEMENTS,
-        starts: &baked::STARTS,
+        masks: bytemuck::cast_slice(&baked::MASKS),
+        islands: bytemuck::cast_slice(&baked::ISLANDS),
+        used_slots: &baked::USED_SLOTS,
         anchors: baked::ANCHORS,
         pieces: baked::PIECES,
         shift: (baked::SHIFT_ROWS * baked::WIDTH) as u32,
         fillable: baked::FILLABLE,
+        shift_rows: baked::SHIFT_ROWS,
+        width: baked::WIDTH,
+        bad_band: [&baked::BAD_BAND_EVEN, &baked::BAD_BAND_ODD],
+        band_mask: (1 << (baked::BAND_ROWS * baked::WIDTH)) - 1,
+        not_cells: &baked::NOT_CELLS,
     }
 }
 
@@ -59,11 +71,11 @@ pub struct Report {
 }
 
 /// The board drawn by the placements of `path`.
-pub fn board_of(placements: &[Placement], shift: u32, path: &[Step]) -> Board {
+pub fn board_of(window: &Window, path: &[Step]) -> Board {
     let mut board = [b'.'; CELLS];
     for step in path {
-        let mut mask = placements[step.placement as usize].mask;
-        let base = step.offset as usize * shift as usize;
+        let mut mask = window.step_mask(step);
+        let base = step.offset as usize * window.shift as usize;
         while mask != 0 {
             board[base + mask.trailing_zeros() as usize] = b'0' + step.piece;
             mask &= mask - 1;
@@ -97,7 +109,7 @@ impl<const STATS: bool> Visitor for Collector<'_, STATS> {
     }
 
     fn solution(&mut self, path: &[Step]) -> bool {
-        let b = board_of(self.window.placements, self.window.shift, path);
+        let b = board_of(self.window, path);
         self.found.push(b);
         if self.symmetry == Symmetry::HalfTurnPairs {
             self.found.push(half_turn(&b));
@@ -118,8 +130,12 @@ pub fn solutions_with(
 ) -> (Vec<Board>, u64) {
     // Two levels give a few hundred tasks: enough to keep every core busy to the end.
     const TASK_DEPTH: usize = 2;
-    let tasks = window.frontier(Node::root(window.pieces), &Path::new(), TASK_DEPTH);
-    let frontier_nodes: u64 = if stats { frontier_size(window) } else { 0 };
+    let tasks = window.frontier(window.root(), &Path::new(), TASK_DEPTH);
+    let frontier_nodes = if stats {
+        window.nodes_above(window.root(), TASK_DEPTH)
+    } else {
+        0
+    };
     let run = |task: usize| {
         let (node, prefix) = &tasks[task];
         let mut path = prefix.clone();
@@ -162,18 +178,6 @@ pub fn solutions_with(
     (all, nodes)
 }
 
-/// Nodes above the task frontier (the root and the first level), which the tasks'
-/// own counts do not include.
-fn frontier_size(window: &Window) -> u64 {
-    let root = Node::root(window.pieces);
-    let mut n = 1;
-    window.for_each_child(root, |_, _| {
-        n += 1;
-        false
-    });
-    n
-}
-
 /// Solves with the baked tables: see the module docs for what `limit` means.
 pub fn solve(limit: usize, threads: usize) -> Report {
     solve_with_stats(limit, threads, false)
@@ -203,7 +207,9 @@ pub fn all_solutions_from(tables: &Tables, threads: usize) -> Vec<Board> {
         Some(_) => Symmetry::HalfTurnPairs,
         None => Symmetry::None,
     };
-    solutions_with(&Window::new(tables), symmetry, usize::MAX, threads, false).0
+    let lanes = Lanes::new(tables).expect("meteor placements fit 32 bits");
+    let window = Window::new(tables, &lanes).expect("meteor tables have 12 slots per group");
+    solutions_with(&window, symmetry, usize::MAX, threads, false).0
 }
 
 /// One board in the Benchmarks Game format: each cell followed by a space, odd rows

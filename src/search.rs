@@ -10,31 +10,166 @@
 //! - When the search visits a node, bit `i` of `board` is cell `offset * shift + i`;
 //!   the window only ever moves north, by whole shifts, between nodes.
 //! - A piece is placed at most once: `unused` holds one bit per piece still free.
+//! - Each table group holds exactly `K` slots, so a group is tested with one
+//!   fixed-length, branch-free loop; `used_slots` masks off the empty ones.
 
-use crate::tables::generate::{Placement, Tables};
+use crate::tables::generate::Tables;
 
-/// A borrowed view of placement tables, as the search reads them.
+/// The integer a table stores a placement mask in. Placements are anchored in the
+/// window's first rows, so their masks often fit in 32 bits, and 32-bit lanes test four
+/// placements per SSE2 instruction where 64-bit lanes need several.
+pub trait Lane: bytemuck::Pod + std::fmt::Debug + Eq + std::ops::BitAnd<Output = Self> {
+    const BITS: u32;
+    /// The low `BITS` bits of a board window.
+    fn from_board(board: u64) -> Self;
+    fn widen(self) -> u64;
+
+    /// Bit `i` set when `masks[i]` and `board` share no cell.
+    #[inline(always)]
+    fn fit_bits<const K: usize>(masks: &[Self; K], board: Self) -> u32 {
+        let mut bits = 0u32;
+        for (i, &m) in masks.iter().enumerate() {
+            bits |= u32::from(m & board == Self::zeroed()) << i;
+        }
+        bits
+    }
+}
+
+impl Lane for u32 {
+    const BITS: u32 = 32;
+    #[inline(always)]
+    fn from_board(board: u64) -> u32 {
+        board as u32
+    }
+    #[inline(always)]
+    fn widen(self) -> u64 {
+        u64::from(self)
+    }
+
+    /// Four lanes per SSE2 compare (baseline on x86_64, so no run-time detection).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn fit_bits<const K: usize>(masks: &[u32; K], board: u32) -> u32 {
+        use std::arch::x86_64::*;
+        const { assert!(K % 4 == 0 && K <= 32) };
+        // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always
+        // available; each load reads lanes `4 * chunk .. 4 * chunk + 4 <= K` of
+        // `masks`, and `loadu` has no alignment requirement.
+        unsafe {
+            let board = _mm_set1_epi32(board as i32);
+            let mut bits = 0u32;
+            for chunk in 0..K / 4 {
+                let m = _mm_loadu_si128(masks.as_ptr().add(chunk * 4).cast());
+                let fits = _mm_cmpeq_epi32(_mm_and_si128(m, board), _mm_setzero_si128());
+                bits |= (_mm_movemask_ps(_mm_castsi128_ps(fits)) as u32) << (chunk * 4);
+            }
+            bits
+        }
+    }
+}
+
+impl Lane for u64 {
+    const BITS: u32 = 64;
+    #[inline(always)]
+    fn from_board(board: u64) -> u64 {
+        board
+    }
+    #[inline(always)]
+    fn widen(self) -> u64 {
+        self
+    }
+}
+
+/// Masks and islands of [`Tables`] narrowed to lane type `L`.
+#[derive(Clone, Debug)]
+pub struct Lanes<L> {
+    pub masks: Vec<L>,
+    pub islands: Vec<L>,
+}
+
+impl<L: Lane> Lanes<L> {
+    /// The tables' masks in `L`, if every mask and island fits.
+    pub fn new(t: &Tables) -> Option<Lanes<L>> {
+        let narrow = |v: &[u64], counts: &[u8]| -> Option<Vec<L>> {
+            let mut out = Vec::with_capacity(v.len());
+            for (g, chunk) in v.chunks(t.slots).enumerate() {
+                for (i, &x) in chunk.iter().enumerate() {
+                    let used = i < counts[g] as usize;
+                    if used && L::BITS < 64 && x >> L::BITS != 0 {
+                        return None;
+                    }
+                    // Empty slots are masked off by `used_slots`; any value will do.
+                    let x = if used { x } else { u64::MAX };
+                    out.push(L::from_board(x));
+                }
+            }
+            Some(out)
+        };
+        Some(Lanes {
+            masks: narrow(&t.masks, &t.counts)?,
+            islands: narrow(&t.islands, &t.counts)?,
+        })
+    }
+}
+
+/// A borrowed view of placement tables with `K` slots per group of lane type `L`, as
+/// the search reads them. The layout is documented on [`Tables`].
 #[derive(Clone, Copy, Debug)]
-pub struct Window<'t> {
-    pub placements: &'t [Placement],
-    pub starts: &'t [u32],
+pub struct Window<'t, L, const K: usize> {
+    pub masks: &'t [[L; K]],
+    pub islands: &'t [[L; K]],
+    /// Per group, the slot bits that hold placements: `(1 << counts[g]) - 1`.
+    pub used_slots: &'t [u32],
     pub anchors: usize,
     pub pieces: usize,
     /// Cells the window moves at a time (`shift_rows * width`).
     pub shift: u32,
     /// Bit `n` set when `n` free cells can be filled; read at each island check.
     pub fillable: u64,
+    /// Rows per window shift; with the offset it gives a row's parity.
+    pub shift_rows: usize,
+    /// Board width: window bit `i` lies in window row `i / width`.
+    pub width: usize,
+    /// `bad_band[parity]`, see `generate::band_table`.
+    pub bad_band: [&'t [u64]; 2],
+    /// Bits of a band pattern: `band_rows * width` ones.
+    pub band_mask: u64,
+    /// Per offset, the window bits that are not board cells; see `Tables::not_cells`.
+    pub not_cells: &'t [u64],
 }
 
-impl<'t> Window<'t> {
-    pub fn new(t: &'t Tables) -> Window<'t> {
-        Window {
-            placements: &t.placements,
-            starts: &t.starts,
+impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
+    /// A view of run-time tables, if they have `K` slots per group.
+    pub fn new(t: &'t Tables, lanes: &'t Lanes<L>) -> Option<Window<'t, L, K>> {
+        if t.slots != K {
+            return None;
+        }
+        Some(Window {
+            masks: bytemuck::cast_slice(&lanes.masks),
+            islands: bytemuck::cast_slice(&lanes.islands),
+            used_slots: &t.used_slots,
             anchors: t.anchors,
             pieces: t.pieces,
             shift: (t.shift_rows * t.width) as u32,
             fillable: t.fillable,
+            shift_rows: t.shift_rows,
+            width: t.width,
+            bad_band: [&t.bad_band[0], &t.bad_band[1]],
+            band_mask: (1 << (t.band_rows * t.width)) - 1,
+            not_cells: &t.not_cells,
+        })
+    }
+
+    /// The empty board.
+    pub fn root(&self) -> Node {
+        Node {
+            board: self.not_cells[0],
+            offset: 0,
+            unused: if self.pieces >= 32 {
+                u32::MAX
+            } else {
+                (1 << self.pieces) - 1
+            },
         }
     }
 
@@ -44,14 +179,11 @@ impl<'t> Window<'t> {
         (1u64 << self.shift) - 1
     }
 
-    /// Calls `f` for each placement that fits the node `(board, offset, unused)`: its
-    /// step and the child node. Stops early when `f` returns `true`, and says so.
+    /// Calls `f` for each placement that fits `node`, in order (pieces by index, then
+    /// slot order), with its step and the child node. Stops early when `f` returns
+    /// `true`, and says so.
     #[inline(always)]
-    pub fn for_each_child(
-        &self,
-        node: Node,
-        mut f: impl FnMut(Step, Node) -> bool,
-    ) -> bool {
+    pub fn for_each_child(&self, node: Node, mut f: impl FnMut(Step, Node) -> bool) -> bool {
         let Node {
             mut board,
             mut offset,
@@ -59,33 +191,46 @@ impl<'t> Window<'t> {
         } = node;
         let south = self.south_rows();
         while board & south == south {
-            board >>= self.shift;
             offset += 1;
+            board = board >> self.shift | self.not_cells[offset];
         }
         let anchor = (!board).trailing_zeros() as usize;
-        let row = (offset * self.anchors + anchor) * self.pieces;
+        let anchor_row = anchor / self.width;
+        let band_shift = anchor_row * self.width;
+        let bad_band = self.bad_band[(offset * self.shift_rows + anchor_row) & 1];
+        let low = L::from_board(board);
+        let first_group = (offset * self.anchors + anchor) * self.pieces;
         let mut rest = unused;
         while rest != 0 {
             let piece = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            let lo = self.starts[row + piece] as usize;
-            let hi = self.starts[row + piece + 1] as usize;
-            for (i, p) in self.placements[lo..hi].iter().enumerate() {
-                let free_island_cells = (p.islands & !board).count_ones();
-                if p.mask & board == 0 && self.fillable >> free_island_cells & 1 != 0 {
-                    let step = Step {
-                        piece: piece as u8,
-                        offset: offset as u8,
-                        placement: (lo + i) as u32,
-                    };
-                    let child = Node {
-                        board: board | p.mask,
-                        offset,
-                        unused: unused & !(1 << piece),
-                    };
-                    if f(step, child) {
-                        return true;
-                    }
+            let group = first_group + piece;
+            let masks = &self.masks[group];
+            let mut fits = L::fit_bits(masks, low) & self.used_slots[group];
+            while fits != 0 {
+                let i = fits.trailing_zeros() as usize;
+                fits &= fits - 1;
+                let free_island_cells = (self.islands[group][i].widen() & !board).count_ones();
+                if self.fillable >> free_island_cells & 1 == 0 {
+                    continue;
+                }
+                let child_board = board | masks[i].widen();
+                let band = (child_board >> band_shift & self.band_mask) as usize;
+                if bad_band[band >> 6] >> (band & 63) & 1 != 0 {
+                    continue;
+                }
+                let step = Step {
+                    piece: piece as u8,
+                    offset: offset as u8,
+                    slot: (group * K + i) as u32,
+                };
+                let child = Node {
+                    board: child_board,
+                    offset,
+                    unused: unused & !(1 << piece),
+                };
+                if f(step, child) {
+                    return true;
                 }
             }
         }
@@ -93,20 +238,15 @@ impl<'t> Window<'t> {
     }
 
     /// Depth-first search from `node`, reporting solutions to `visitor` in a fixed
-    /// order (pieces by index, then table order). Returns `true` if the visitor stopped
-    /// it.
+    /// order. Returns `true` if the visitor stopped it.
     pub fn search<V: Visitor>(&self, node: Node, path: &mut Path, visitor: &mut V) -> bool {
-        self.search_from(node, path, visitor)
-    }
-
-    fn search_from<V: Visitor>(&self, node: Node, path: &mut Path, visitor: &mut V) -> bool {
         visitor.node();
         if node.unused == 0 {
             return visitor.solution(path);
         }
         self.for_each_child(node, |step, child| {
             path.push(step);
-            let stop = self.search_from(child, path, visitor);
+            let stop = self.search(child, path, visitor);
             path.pop();
             stop
         })
@@ -114,8 +254,8 @@ impl<'t> Window<'t> {
 
     /// The nodes `depth` placements below `node`, each with the steps that lead to it,
     /// in search order. Searching each in turn visits the solutions in the same order as
-    /// one search from `node`. Solutions shallower than `depth` are returned as nodes
-    /// with no unused piece.
+    /// one search from `node`. Solutions shallower than `depth` come back as nodes with
+    /// no unused piece.
     pub fn frontier(&self, node: Node, path: &Path, depth: usize) -> Vec<(Node, Path)> {
         let mut out = Vec::new();
         let mut path = path.clone();
@@ -135,6 +275,25 @@ impl<'t> Window<'t> {
             false
         });
     }
+
+    /// Nodes strictly above `depth`: those [`Window::frontier`] expands.
+    pub fn nodes_above(&self, node: Node, depth: usize) -> u64 {
+        if depth == 0 || node.unused == 0 {
+            return 0;
+        }
+        let mut n = 1;
+        self.for_each_child(node, |_, child| {
+            n += self.nodes_above(child, depth - 1);
+            false
+        });
+        n
+    }
+
+    /// The cells a step covers, in window bits, and the window offset they are relative to.
+    pub fn step_mask(&self, step: &Step) -> u64 {
+        let s = step.slot as usize;
+        self.masks[s / K][s % K].widen()
+    }
 }
 
 /// A search node: the window, where it sits, and the pieces still to place.
@@ -145,28 +304,13 @@ pub struct Node {
     pub unused: u32,
 }
 
-impl Node {
-    /// The empty board with `pieces` pieces to place.
-    pub fn root(pieces: usize) -> Node {
-        Node {
-            board: 0,
-            offset: 0,
-            unused: if pieces >= 32 {
-                u32::MAX
-            } else {
-                (1 << pieces) - 1
-            },
-        }
-    }
-}
-
-/// One placed piece: which piece, the window offset it was placed at, and the index of
-/// its placement in the tables.
+/// One placed piece: which piece, the window offset it was placed at, and its slot in
+/// the tables (`group * K + i`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Step {
     pub piece: u8,
     pub offset: u8,
-    pub placement: u32,
+    pub slot: u32,
 }
 
 /// The steps from the root to a node; never longer than the 32 pieces `unused` holds.

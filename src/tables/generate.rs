@@ -258,7 +258,8 @@ pub struct Options {
     pub half_turn_piece: Option<usize>,
 }
 
-/// One placement as the search reads it.
+/// One placement as the generator describes it (the tables store its two masks in
+/// separate arrays, see [`Tables`]).
 ///
 /// `mask`: the cells the placement covers, in window bits.
 /// `islands`: window cells that the placement and every cell below its anchor cut off
@@ -274,9 +275,17 @@ pub struct Placement {
 
 /// Flat placement tables for the windowed search.
 ///
-/// `placements[starts[k]..starts[k + 1]]` with `k = (offset * anchors + anchor) *
-/// pieces + piece` are the placements of `piece` whose lowest cell is window bit
-/// `anchor` when the window sits `offset` shifts north of the south edge.
+/// The placements of `piece` whose lowest cell is window bit `anchor` while the window
+/// sits `offset` shifts north of the south edge form *group*
+/// `g = (offset * anchors + anchor) * pieces + piece`. Each group owns `slots` entries
+/// (the most orientations any piece has, rounded up to a multiple of 4, so the search
+/// tests a whole group with one fixed-length loop that vectorises):
+///
+/// - `used_slots[g]` = `(1 << counts[g]) - 1`, the slots of `g` that hold placements.
+/// - `masks[g * slots + i]` = cells covered by the group's `i`-th placement, for
+///   `i < counts[g]`; `u64::MAX` beyond.
+/// - `islands[g * slots + i]` = its `Placement::islands`.
+/// - `orientation_of[g * slots + i]` = which of the piece's [`orientations`] it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tables {
     pub width: usize,
@@ -285,14 +294,46 @@ pub struct Tables {
     pub offsets: usize,
     pub anchors: usize,
     pub pieces: usize,
-    pub starts: Vec<u32>,
-    pub placements: Vec<Placement>,
+    pub slots: usize,
+    pub counts: Vec<u8>,
+    pub used_slots: Vec<u32>,
+    pub masks: Vec<u64>,
+    pub islands: Vec<u64>,
+    pub orientation_of: Vec<u8>,
     /// Bit `n` set when `n` free cells can be exactly filled by some of the pieces.
     pub fillable: u64,
     /// The piece restricted to one orientation per half-turn pair, if any.
     pub half_turn_piece: Option<usize>,
-    /// Per placement: the index of its orientation in [`orientations`] of its piece.
-    pub orientation_of: Vec<u8>,
+    /// Rows in a band; see [`band_table`].
+    pub band_rows: usize,
+    /// `bad_band[parity]`: the [`band_table`] for bands whose first row has that parity.
+    pub bad_band: [Vec<u64>; 2],
+    /// `not_cells[offset]`: window bits at `offset` that are not board cells (holes, or
+    /// north of the board). The search keeps them set so that they read as filled.
+    pub not_cells: Vec<u64>,
+}
+
+impl Tables {
+    /// The group index of `(offset, anchor, piece)`; see [`Tables`].
+    pub fn group(&self, offset: usize, anchor: usize, piece: usize) -> usize {
+        (offset * self.anchors + anchor) * self.pieces + piece
+    }
+
+    /// The placements of one group.
+    pub fn placements_at(&self, offset: usize, anchor: usize, piece: usize) -> Vec<Placement> {
+        let g = self.group(offset, anchor, piece);
+        (0..self.counts[g] as usize)
+            .map(|i| Placement {
+                mask: self.masks[g * self.slots + i],
+                islands: self.islands[g * self.slots + i],
+            })
+            .collect()
+    }
+
+    /// Number of placements in all groups.
+    pub fn placement_count(&self) -> usize {
+        self.counts.iter().map(|&c| c as usize).sum()
+    }
 }
 
 /// Per piece and absolute anchor cell: placements before and after pruning.
@@ -311,7 +352,7 @@ pub struct Census {
 pub enum GenerateError {
     /// A placement reaches beyond the 64-bit window.
     WindowTooSmall { piece: usize, rows: usize },
-    /// More than 255 orientations or 2^32 placements; no real puzzle gets here.
+    /// More than 32 orientations of a piece (the 3-D cube has 24; nothing else gets near).
     TooLarge,
 }
 
@@ -410,15 +451,12 @@ pub fn generate(
         before: vec![vec![0; ncells]; pieces.len()],
         after: vec![vec![0; ncells]; pieces.len()],
     };
-    let mut starts = Vec::with_capacity(offsets * anchors * pieces.len() + 1);
-    let mut placements = Vec::new();
-    let mut orientation_of = Vec::new();
     let mut orients = Vec::new();
     let mut allowed = Vec::new();
     let mut other_sizes = Vec::new();
     for (i, piece) in pieces.iter().enumerate() {
         let o = orientations(board.grid, &piece.cells, piece.motion);
-        if o.len() > 255 {
+        if o.len() > 32 {
             return Err(GenerateError::TooLarge);
         }
         allowed.push(allowed_orientations(
@@ -434,13 +472,19 @@ pub fn generate(
         other_sizes.push(fillable_sizes(&rest));
     }
 
+    let slots = orients.iter().map(Vec::len).max().unwrap_or(0).next_multiple_of(4);
+    let groups = offsets * anchors * pieces.len();
+    let mut counts = vec![0u8; groups];
+    let mut masks = vec![u64::MAX; groups * slots];
+    let mut islands_of = vec![0u64; groups * slots];
+    let mut orientation_of = vec![0u8; groups * slots];
     let mut blocked = vec![false; ncells];
     for offset in 0..offsets {
         let base = offset * shift;
         for anchor in 0..anchors {
             let cell = base + anchor;
             for pi in 0..pieces.len() {
-                starts.push(placements.len() as u32);
+                let g = (offset * anchors + anchor) * pieces.len() + pi;
                 if cell >= ncells || !board.has(cell) {
                     continue;
                 }
@@ -484,16 +528,23 @@ pub fn generate(
                         }
                     }
                     census.after[pi][cell] += 1;
-                    placements.push(Placement { mask, islands });
-                    orientation_of.push(oi as u8);
+                    let slot = g * slots + counts[g] as usize;
+                    counts[g] += 1;
+                    masks[slot] = mask;
+                    islands_of[slot] = islands;
+                    orientation_of[slot] = oi as u8;
                 }
             }
         }
     }
-    if placements.len() > u32::MAX as usize {
-        return Err(GenerateError::TooLarge);
-    }
-    starts.push(placements.len() as u32);
+    let not_cells = (0..offsets)
+        .map(|o| {
+            let base = o * shift;
+            (0..64)
+                .filter(|&bit| base + bit >= ncells || !board.has(base + bit))
+                .fold(0u64, |m, bit| m | 1 << bit)
+        })
+        .collect();
     Ok((
         Tables {
             width,
@@ -502,14 +553,55 @@ pub fn generate(
             offsets,
             anchors,
             pieces: pieces.len(),
-            starts,
-            placements,
+            slots,
+            used_slots: counts.iter().map(|&c| ((1u64 << c) - 1) as u32).collect(),
+            counts,
+            masks,
+            islands: islands_of,
+            orientation_of,
             fillable,
             half_turn_piece: opts.half_turn_piece,
-            orientation_of,
+            band_rows: band_rows(width),
+            bad_band: [0, 1].map(|parity| band_table(board.grid, width, parity, fillable)),
+            not_cells,
         },
         census,
     ))
+}
+
+/// Rows in the band that [`band_table`] judges: as many as keep the table at 2^16
+/// entries or fewer, at most 3.
+pub fn band_rows(width: usize) -> usize {
+    (16 / width).clamp(1, 3)
+}
+
+/// The band table: bit `pattern` is set when `pattern`, the cells of `band_rows`
+/// consecutive board rows (bit `row * width + col`, 1 = filled) whose first row has
+/// parity `parity` and with every row south of them filled, holds a free region that
+/// does not reach the band's last row and whose size is not in `fillable`. Such a
+/// region is closed on every side, so no board containing that band can be completed.
+pub fn band_table(grid: Grid, width: usize, parity: usize, fillable: u64) -> Vec<u64> {
+    let rows = band_rows(width);
+    let bits = rows * width;
+    // A board one row taller when the parity is odd, so that its rows have the right
+    // parity; the band is its last `rows` rows.
+    let board = Board::rectangle(grid, width, rows + parity);
+    let base = parity * width;
+    let mut table = vec![0u64; (1usize << bits).div_ceil(64)];
+    let mut blocked = vec![true; board.cells.len()];
+    for pattern in 0u64..1 << bits {
+        for i in 0..bits {
+            blocked[base + i] = pattern >> i & 1 == 1;
+        }
+        let top = base + (rows - 1) * width;
+        let bad = regions(&board, &blocked)
+            .iter()
+            .any(|r| r.iter().all(|&c| c < top) && (r.len() >= 64 || fillable >> r.len() & 1 == 0));
+        if bad {
+            table[(pattern >> 6) as usize] |= 1 << (pattern & 63);
+        }
+    }
+    table
 }
 
 /// The Benchmarks Game meteor board: 5 columns, 10 rows, hex.

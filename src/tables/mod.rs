@@ -9,7 +9,6 @@ pub use generate::{Placement, Tables};
 
 /// The meteor tables as `build.rs` generated them: `generate::meteor_tables(true, true)`.
 pub mod meteor {
-    use super::generate::Placement;
     include!(concat!(env!("OUT_DIR"), "/meteor_tables.rs"));
 }
 
