@@ -38,6 +38,7 @@ fn main() {
     let _ = writeln!(s, "pub const BAND_ROWS: usize = {};", t.band_rows);
     write_array(&mut s, "BAD_BAND_EVEN", "u64", &t.bad_band[0], |x| format!("{x:#x}"));
     write_array(&mut s, "BAD_BAND_ODD", "u64", &t.bad_band[1], |x| format!("{x:#x}"));
+    write_array(&mut s, "BAND_AT", "u8", &t.band_at, |x| x.to_string());
     write_array(&mut s, "NOT_CELLS", "u64", &t.not_cells, |x| format!("{x:#x}"));
     write_array(&mut s, "ORIENTATION_OF", "u8", &t.orientation_of, |x| x.to_string());
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("meteor_tables.rs");

@@ -48,6 +48,7 @@ pub fn window() -> Window<'static> {
         width: baked::WIDTH,
         bad_band: [&baked::BAD_BAND_EVEN, &baked::BAD_BAND_ODD],
         band_mask: (1 << (baked::BAND_ROWS * baked::WIDTH)) - 1,
+        band_at: &baked::BAND_AT,
         not_cells: &baked::NOT_CELLS,
     }
 }

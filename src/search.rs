@@ -134,6 +134,9 @@ pub struct Window<'t, L, const K: usize> {
     pub bad_band: [&'t [u64]; 2],
     /// Bits of a band pattern: `band_rows * width` ones.
     pub band_mask: u64,
+    /// `band_at[bit]`: the first window bit of the row holding window bit `bit`, and in
+    /// bit 7 that row's parity at offset 0. The band judged for a board starts there.
+    pub band_at: &'t [u8; 64],
     /// Per offset, the window bits that are not board cells; see `Tables::not_cells`.
     pub not_cells: &'t [u64],
 }
@@ -156,6 +159,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             width: t.width,
             bad_band: [&t.bad_band[0], &t.bad_band[1]],
             band_mask: (1 << (t.band_rows * t.width)) - 1,
+            band_at: &t.band_at,
             not_cells: &t.not_cells,
         })
     }
@@ -195,9 +199,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             board = board >> self.shift | self.not_cells[offset];
         }
         let anchor = (!board).trailing_zeros() as usize;
-        let anchor_row = anchor / self.width;
-        let band_shift = anchor_row * self.width;
-        let bad_band = self.bad_band[(offset * self.shift_rows + anchor_row) & 1];
+        let offset_parity = (offset * self.shift_rows) & 1;
         let low = L::from_board(board);
         let first_group = (offset * self.anchors + anchor) * self.pieces;
         let mut rest = unused;
@@ -215,7 +217,11 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
                     continue;
                 }
                 let child_board = board | masks[i].widen();
-                let band = (child_board >> band_shift & self.band_mask) as usize;
+                // The band from the child's lowest free row: every row south of it is
+                // full, which is what the band table assumes.
+                let at = self.band_at[(!child_board).trailing_zeros() as usize & 63];
+                let bad_band = self.bad_band[usize::from(at >> 7) ^ offset_parity];
+                let band = (child_board >> (at & 63) & self.band_mask) as usize;
                 if bad_band[band >> 6] >> (band & 63) & 1 != 0 {
                     continue;
                 }

@@ -204,6 +204,58 @@ pub fn half_turn(grid: Grid, cells: &[Point]) -> Vec<Point> {
         .collect()
 }
 
+/// Regions up to this many cells are checked for an exact tiling; larger ones only for
+/// a fillable size, which keeps table building fast.
+pub const TILE_CHECK_CELLS: usize = 20;
+
+/// Whether the board cells `region` can be tiled exactly by the pieces, each used at most
+/// `available[piece]` times. `orients[piece]` are the piece's orientations as
+/// [`orientations`] gives them (origin on the first cell in scan order).
+pub fn tileable(
+    board: &Board,
+    region: &[usize],
+    orients: &[Vec<Vec<Point>>],
+    available: &mut [u32],
+) -> bool {
+    let mut free = vec![false; board.cells.len()];
+    region.iter().for_each(|&c| free[c] = true);
+    tile_from(board, &mut free, region.len(), orients, available)
+}
+
+fn tile_from(
+    board: &Board,
+    free: &mut [bool],
+    left: usize,
+    orients: &[Vec<Vec<Point>>],
+    available: &mut [u32],
+) -> bool {
+    let Some(anchor) = free.iter().position(|&f| f) else {
+        return true;
+    };
+    for piece in 0..orients.len() {
+        if available[piece] == 0 || orients[piece].first().is_none_or(|o| o.len() > left) {
+            continue;
+        }
+        for o in &orients[piece] {
+            let Some(cells) = cells_at(board, o, anchor) else {
+                continue;
+            };
+            if !cells.iter().all(|&c| free[c]) {
+                continue;
+            }
+            cells.iter().for_each(|&c| free[c] = false);
+            available[piece] -= 1;
+            let done = tile_from(board, free, left - cells.len(), orients, available);
+            available[piece] += 1;
+            cells.iter().for_each(|&c| free[c] = true);
+            if done {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// Sizes that some sub-multiset of `sizes` adds up to, as a bit set (bit `n` set when
 /// `n` cells can be filled exactly). Sizes above 63 are not representable and dropped.
 pub fn fillable_sizes(sizes: &[usize]) -> u64 {
@@ -308,6 +360,10 @@ pub struct Tables {
     pub band_rows: usize,
     /// `bad_band[parity]`: the [`band_table`] for bands whose first row has that parity.
     pub bad_band: [Vec<u64>; 2],
+    /// `band_at[bit]` = `row * width | (row & 1) << 7` for the window row `row` that
+    /// holds window bit `bit`: where the band of a board whose lowest free cell is `bit`
+    /// starts, and the parity of its first row when the window sits at offset 0.
+    pub band_at: [u8; 64],
     /// `not_cells[offset]`: window bits at `offset` that are not board cells (holes, or
     /// north of the board). The search keeps them set so that they read as filled.
     pub not_cells: Vec<u64>,
@@ -478,6 +534,7 @@ pub fn generate(
     let mut masks = vec![u64::MAX; groups * slots];
     let mut islands_of = vec![0u64; groups * slots];
     let mut orientation_of = vec![0u8; groups * slots];
+    let mut available: Vec<u32> = pieces.iter().map(|p| p.count).collect();
     let mut blocked = vec![false; ncells];
     for offset in 0..offsets {
         let base = offset * shift;
@@ -510,9 +567,18 @@ pub fn generate(
                         // tiled by whole pieces other than this one.
                         blocked.iter_mut().for_each(|b| *b = false);
                         covered.iter().for_each(|&c| blocked[c] = true);
-                        let dead = regions(board, &blocked)
-                            .iter()
-                            .any(|r| r.len() >= 64 || other_sizes[pi] >> r.len() & 1 == 0);
+                        let dead = regions(board, &blocked).iter().any(|r| {
+                            if r.len() >= 64 || other_sizes[pi] >> r.len() & 1 == 0 {
+                                return true;
+                            }
+                            if r.len() > TILE_CHECK_CELLS {
+                                return false;
+                            }
+                            available[pi] -= 1;
+                            let ok = tileable(board, r, &orients, &mut available);
+                            available[pi] += 1;
+                            !ok
+                        });
                         if dead {
                             continue;
                         }
@@ -562,8 +628,12 @@ pub fn generate(
             fillable,
             half_turn_piece: opts.half_turn_piece,
             band_rows: band_rows(width),
-            bad_band: [0, 1].map(|parity| band_table(board.grid, width, parity, fillable)),
+            bad_band: [0, 1].map(|parity| band_table(board.grid, width, parity, pieces)),
             not_cells,
+            band_at: std::array::from_fn(|bit| {
+                let row = bit / width;
+                (row * width) as u8 | ((row & 1) as u8) << 7
+            }),
         },
         census,
     ))
@@ -578,27 +648,72 @@ pub fn band_rows(width: usize) -> usize {
 /// The band table: bit `pattern` is set when `pattern`, the cells of `band_rows`
 /// consecutive board rows (bit `row * width + col`, 1 = filled) whose first row has
 /// parity `parity` and with every row south of them filled, holds a free region that
-/// does not reach the band's last row and whose size is not in `fillable`. Such a
-/// region is closed on every side, so no board containing that band can be completed.
-pub fn band_table(grid: Grid, width: usize, parity: usize, fillable: u64) -> Vec<u64> {
+/// does not reach the band's last row and that the pieces cannot tile (by size, and for
+/// regions of at most [`TILE_CHECK_CELLS`] cells by an exact search). Such a region is
+/// closed on every side, so no board containing that band can be completed.
+pub fn band_table(grid: Grid, width: usize, parity: usize, pieces: &[Piece]) -> Vec<u64> {
+    let sizes: Vec<usize> = pieces
+        .iter()
+        .flat_map(|p| std::iter::repeat_n(p.cells.len(), p.count as usize))
+        .collect();
+    let fillable = fillable_sizes(&sizes);
+    let orients: Vec<Vec<Vec<Point>>> = pieces
+        .iter()
+        .map(|p| orientations(grid, &p.cells, p.motion))
+        .collect();
+    let mut available: Vec<u32> = pieces.iter().map(|p| p.count).collect();
+    let mut verdicts: std::collections::HashMap<u64, bool> = std::collections::HashMap::new();
     let rows = band_rows(width);
     let bits = rows * width;
     // A board one row taller when the parity is odd, so that its rows have the right
     // parity; the band is its last `rows` rows.
     let board = Board::rectangle(grid, width, rows + parity);
     let base = parity * width;
+    let neighbours: Vec<u64> = (0..bits)
+        .map(|i| {
+            board
+                .neighbours(base + i)
+                .filter(|&n| n >= base)
+                .fold(0u64, |m, n| m | 1 << (n - base))
+        })
+        .collect();
+    let all = (1u64 << bits) - 1;
+    let top_row = all & !((1u64 << ((rows - 1) * width)) - 1);
     let mut table = vec![0u64; (1usize << bits).div_ceil(64)];
-    let mut blocked = vec![true; board.cells.len()];
     for pattern in 0u64..1 << bits {
-        for i in 0..bits {
-            blocked[base + i] = pattern >> i & 1 == 1;
-        }
-        let top = base + (rows - 1) * width;
-        let bad = regions(&board, &blocked)
-            .iter()
-            .any(|r| r.iter().all(|&c| c < top) && (r.len() >= 64 || fillable >> r.len() & 1 == 0));
-        if bad {
-            table[(pattern >> 6) as usize] |= 1 << (pattern & 63);
+        let mut free = !pattern & all;
+        while free != 0 {
+            // Grow the region of the lowest free cell to a fixed point.
+            let mut region = free & free.wrapping_neg();
+            let mut frontier = region;
+            while frontier != 0 {
+                let mut grown = 0;
+                let mut f = frontier;
+                while f != 0 {
+                    grown |= neighbours[f.trailing_zeros() as usize];
+                    f &= f - 1;
+                }
+                frontier = grown & free & !region;
+                region |= frontier;
+            }
+            free &= !region;
+            if region & top_row != 0 {
+                continue;
+            }
+            let size = region.count_ones() as usize;
+            let bad = fillable >> size & 1 == 0
+                || (size <= TILE_CHECK_CELLS
+                    && !*verdicts.entry(region).or_insert_with(|| {
+                        let cells: Vec<usize> = (0..bits)
+                            .filter(|&i| region >> i & 1 == 1)
+                            .map(|i| base + i)
+                            .collect();
+                        tileable(&board, &cells, &orients, &mut available)
+                    }));
+            if bad {
+                table[(pattern >> 6) as usize] |= 1 << (pattern & 63);
+                break;
+            }
         }
     }
     table
