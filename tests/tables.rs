@@ -1,0 +1,564 @@
+//! The meteor placement tables: the copy `build.rs` baked into the binary against the
+//! run-time generator, and both against an independent enumeration of placements
+//! (`tests/common/verify.rs`, its own hex geometry).
+//!
+//! Known facts used: the board is 5 x 10 and the ten pieces are the pentahexes of the
+//! smallest Benchmarks Game solution (`../shared/known-counts.md`).
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use common::verify::{
+    self, adjacent, canonical, cube_of, orientations, placements_on_board, Shape,
+};
+use polytile::meteor::window;
+use polytile::search::{Lane, Lanes};
+use polytile::tables::generate::{meteor_tables, Placement, Tables};
+use polytile::tables::meteor as baked;
+
+/// One table group: the placements of `piece` anchored at window bit `anchor` with the
+/// window at `offset`, each with its orientation index.
+struct Group {
+    offset: usize,
+    anchor: usize,
+    piece: usize,
+    placements: Vec<(Placement, u8)>,
+}
+
+/// Every group of the tables, in table order. The only code here that knows the layout
+/// of [`Tables`] (besides the layout checks in `layout_of_the_tables`).
+fn groups(t: &Tables) -> Vec<Group> {
+    let mut out = Vec::new();
+    for offset in 0..t.offsets {
+        for anchor in 0..t.anchors {
+            for piece in 0..t.pieces {
+                let g = t.group(offset, anchor, piece);
+                let placements = t
+                    .placements_at(offset, anchor, piece)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, p)| (p, t.orientation_of[g * t.slots + i]))
+                    .collect();
+                out.push(Group {
+                    offset,
+                    anchor,
+                    piece,
+                    placements,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Number of placements in the tables.
+fn placement_count(t: &Tables) -> usize {
+    groups(t).iter().map(|g| g.placements.len()).sum()
+}
+
+/// Absolute board cells of window mask `mask` at window position `offset`.
+fn cells(t: &Tables, offset: usize, mask: u64) -> Vec<usize> {
+    let base = offset * t.shift_rows * t.width;
+    (0..64)
+        .filter(|b| mask >> b & 1 != 0)
+        .map(|b| base + b)
+        .collect()
+}
+
+/// Per piece, the set of placements (sorted absolute cells) the tables hold.
+fn placement_sets(t: &Tables) -> Vec<BTreeSet<Vec<usize>>> {
+    let mut out = vec![BTreeSet::new(); t.pieces];
+    for g in groups(t) {
+        for (p, _) in &g.placements {
+            out[g.piece].insert(cells(t, g.offset, p.mask));
+        }
+    }
+    out
+}
+
+fn all_options() -> Vec<(bool, bool, Tables)> {
+    let mut out = Vec::new();
+    for prune in [true, false] {
+        for half in [true, false] {
+            out.push((prune, half, meteor_tables(prune, half).0));
+        }
+    }
+    out
+}
+
+fn bytes<T: bytemuck::Pod>(xs: &[T]) -> &[u8] {
+    bytemuck::cast_slice(xs)
+}
+
+/// `xs` narrowed element by element to the lane type of `_baked`.
+fn narrow_like<L: Lane>(_baked: &[L], xs: &[u64]) -> Vec<L> {
+    xs.iter().map(|&x| L::from_board(x)).collect()
+}
+
+/// The run-time lanes the search would build from `t`, in the lane type of `_baked`.
+fn lanes_like<L: Lane>(_baked: &[L], t: &Tables) -> Lanes<L> {
+    Lanes::new(t).expect("meteor placements fit the baked lane type")
+}
+
+/// The placements of baked tables in table order, read from the baked arrays alone.
+fn baked_placements<L: Lane>(masks: &[L], islands: &[L]) -> Vec<Placement> {
+    let mut out = Vec::new();
+    for (g, &n) in baked::COUNTS.iter().enumerate() {
+        for i in g * baked::SLOTS..g * baked::SLOTS + n as usize {
+            out.push(Placement {
+                mask: masks[i].widen(),
+                islands: islands[i].widen(),
+            });
+        }
+    }
+    out
+}
+
+#[test]
+fn baked_tables_equal_the_run_time_tables_byte_for_byte() {
+    let (t, _) = meteor_tables(true, true);
+    assert_eq!(baked::WIDTH, t.width);
+    assert_eq!(baked::HEIGHT, t.height);
+    assert_eq!(baked::SHIFT_ROWS, t.shift_rows);
+    assert_eq!(baked::OFFSETS, t.offsets);
+    assert_eq!(baked::ANCHORS, t.anchors);
+    assert_eq!(baked::PIECES, t.pieces);
+    assert_eq!(baked::FILLABLE, t.fillable);
+    assert_eq!(Some(baked::HALF_TURN_PIECE), t.half_turn_piece);
+    assert_eq!(baked::SLOTS, t.slots);
+    assert_eq!(baked::BAND_ROWS, t.band_rows);
+    // The baked masks are narrowed to the search's lane type (every placement fits it);
+    // compare them with the run-time tables narrowed the same way, and, widened, with
+    // the run-time placements.
+    let masks = narrow_like(&baked::MASKS, &t.masks);
+    let islands = narrow_like(&baked::ISLANDS, &t.islands);
+    for (i, (&m, &x)) in masks.iter().zip(&islands).enumerate() {
+        if i % t.slots < t.counts[i / t.slots] as usize {
+            assert_eq!(
+                (m.widen(), x.widen()),
+                (t.masks[i], t.islands[i]),
+                "slot {i}"
+            );
+        }
+    }
+    let baked_placements = baked_placements(&baked::MASKS, &baked::ISLANDS);
+    let run_placements: Vec<Placement> = groups(&t)
+        .into_iter()
+        .flat_map(|g| g.placements.into_iter().map(|(p, _)| p))
+        .collect();
+    let arrays: [(&str, &[u8], &[u8]); 10] = [
+        ("COUNTS", &baked::COUNTS, &t.counts),
+        (
+            "USED_SLOTS",
+            bytes(&baked::USED_SLOTS),
+            bytes(&t.used_slots),
+        ),
+        ("MASKS", bytes(&baked::MASKS), bytes(&masks)),
+        ("ISLANDS", bytes(&baked::ISLANDS), bytes(&islands)),
+        ("ORIENTATION_OF", &baked::ORIENTATION_OF, &t.orientation_of),
+        (
+            "BAD_BAND_EVEN",
+            bytes(&baked::BAD_BAND_EVEN),
+            bytes(&t.bad_band[0]),
+        ),
+        (
+            "BAD_BAND_ODD",
+            bytes(&baked::BAD_BAND_ODD),
+            bytes(&t.bad_band[1]),
+        ),
+        ("NOT_CELLS", bytes(&baked::NOT_CELLS), bytes(&t.not_cells)),
+        ("BAND_AT", &baked::BAND_AT, &t.band_at),
+        (
+            "placements",
+            bytes(&baked_placements),
+            bytes(&run_placements),
+        ),
+    ];
+    for (name, b, r) in arrays {
+        assert_eq!(b.len(), r.len(), "{name}: lengths differ");
+        assert!(b == r, "{name} differs");
+    }
+    // The lanes a run-time search builds hold the same placements (their empty slots,
+    // masked off by USED_SLOTS, may hold anything).
+    let lanes = lanes_like(&baked::MASKS, &t);
+    for (g, &n) in t.counts.iter().enumerate() {
+        let used = g * t.slots..g * t.slots + n as usize;
+        assert!(
+            lanes.masks[used.clone()] == baked::MASKS[used.clone()],
+            "group {g}"
+        );
+        assert!(
+            lanes.islands[used.clone()] == baked::ISLANDS[used],
+            "group {g}"
+        );
+    }
+
+    // And the search reads exactly these.
+    let w = window();
+    assert!(std::ptr::eq(bytes(w.masks), bytes(&baked::MASKS)));
+    assert!(std::ptr::eq(bytes(w.islands), bytes(&baked::ISLANDS)));
+    assert!(std::ptr::eq(w.used_slots, &baked::USED_SLOTS[..]));
+    assert!(std::ptr::eq(w.not_cells, &baked::NOT_CELLS[..]));
+    assert!(std::ptr::eq(w.bad_band[0], &baked::BAD_BAND_EVEN[..]));
+    assert!(std::ptr::eq(w.bad_band[1], &baked::BAD_BAND_ODD[..]));
+    assert!(std::ptr::eq(w.band_at, &baked::BAND_AT));
+    assert_eq!(w.anchors, t.anchors);
+    assert_eq!(w.pieces, t.pieces);
+    assert_eq!(w.shift as usize, t.shift_rows * t.width);
+    assert_eq!(w.shift_rows, t.shift_rows);
+    assert_eq!(w.width, t.width);
+    assert_eq!(w.fillable, t.fillable);
+    assert_eq!(w.band_mask, (1u64 << (t.band_rows * t.width)) - 1);
+}
+
+#[test]
+fn layout_of_the_tables() {
+    for (prune, half, t) in all_options() {
+        let ctx = format!("prune {prune}, half turn {half}");
+        let n = t.offsets * t.anchors * t.pieces;
+        assert_eq!(t.counts.len(), n, "{ctx}");
+        assert_eq!(t.used_slots.len(), n, "{ctx}");
+        for v in [t.masks.len(), t.islands.len(), t.orientation_of.len()] {
+            assert_eq!(v, n * t.slots, "{ctx}");
+        }
+        assert_eq!(t.slots % 4, 0, "{ctx}");
+        assert!(t.slots >= 12 && t.slots <= 32, "{ctx}: {} slots", t.slots);
+        for g in 0..n {
+            let c = t.counts[g] as usize;
+            assert!(c <= t.slots, "{ctx}: group {g}");
+            assert_eq!(t.used_slots[g] as u64, (1u64 << c) - 1, "{ctx}: group {g}");
+            let pad = &t.masks[g * t.slots + c..(g + 1) * t.slots];
+            assert!(pad.iter().all(|&m| m == u64::MAX), "{ctx}: group {g}");
+        }
+        assert_eq!(t.placement_count(), placement_count(&t), "{ctx}");
+        // Where a band starts for each window bit: its row's first bit, and the row's
+        // parity at offset 0 in bit 7.
+        for (bit, &at) in t.band_at.iter().enumerate() {
+            let row = bit / t.width;
+            let want = (row * t.width) as u8 | ((row % 2) as u8) << 7;
+            assert_eq!(at, want, "{ctx}: band_at[{bit}]");
+        }
+        // Window bits that are not board cells: those north of the 50 cells.
+        assert_eq!(t.not_cells.len(), t.offsets, "{ctx}");
+        for (offset, &m) in t.not_cells.iter().enumerate() {
+            let base = offset * t.shift_rows * t.width;
+            let want = (0..64)
+                .filter(|b| base + b >= verify::CELLS)
+                .fold(0u64, |m, b| m | 1 << b);
+            assert_eq!(m, want, "{ctx}: offset {offset}");
+        }
+    }
+}
+
+#[test]
+fn shape_of_the_tables() {
+    for (prune, half, t) in all_options() {
+        let ctx = format!("prune {prune}, half turn {half}");
+        assert_eq!((t.width, t.height, t.pieces), (5, 10, 10), "{ctx}");
+        // Offsets cover the board; anchors are the first shift_rows rows of the window.
+        assert_eq!(t.anchors, t.shift_rows * t.width, "{ctx}");
+        assert!(t.offsets * t.shift_rows >= t.height, "{ctx}");
+        // Ten pentahexes fill any multiple of 5 cells up to 50.
+        let fillable = (0..=10).fold(0u64, |m, k| m | 1 << (5 * k));
+        assert_eq!(t.fillable, fillable, "{ctx}");
+    }
+}
+
+#[test]
+fn every_placement_is_its_piece_anchored_at_its_slot() {
+    let shapes = verify::reference_shapes();
+    for (prune, half, t) in all_options() {
+        let ctx = format!("prune {prune}, half turn {half}");
+        let (_, census) = meteor_tables(prune, half);
+        for g in groups(&t) {
+            let (offset, anchor, piece) = (g.offset, g.anchor, g.piece);
+            let mut seen = BTreeSet::new();
+            for (i, &(p, o)) in g.placements.iter().enumerate() {
+                let at = format!("{ctx}: offset {offset}, anchor {anchor}, piece {piece}, #{i}");
+                assert_eq!(p.mask.count_ones(), 5, "{at}");
+                assert_eq!(p.mask.trailing_zeros() as usize, anchor, "{at}");
+                let below = (1u64 << anchor) - 1;
+                assert_eq!(p.mask & below, 0, "{at}");
+                assert_eq!(p.islands & p.mask, 0, "{at}: islands overlap the piece");
+                assert_eq!(p.islands & below, 0, "{at}: islands below the anchor");
+                if !prune {
+                    assert_eq!(p.islands, 0, "{at}: islands without pruning");
+                }
+                let abs = cells(&t, offset, p.mask | p.islands);
+                assert!(
+                    abs.iter().all(|&c| c < verify::CELLS),
+                    "{at}: off the board"
+                );
+                let shape: Shape = cells(&t, offset, p.mask).into_iter().map(cube_of).collect();
+                assert_eq!(canonical(&shape), shapes[piece], "{at}: not piece {piece}");
+                assert!(seen.insert(p.mask), "{at}: duplicate");
+                let orient = &census.orientations[piece];
+                assert!((o as usize) < orient.len(), "{at}: orientation {o}");
+            }
+        }
+    }
+}
+
+#[test]
+fn unpruned_tables_hold_every_placement_once() {
+    // Independently enumerated: every orientation of every piece at every position.
+    let (t, _) = meteor_tables(false, false);
+    let got = placement_sets(&t);
+    let total: usize = got.iter().map(BTreeSet::len).sum();
+    assert_eq!(total, placement_count(&t), "a placement is stored twice");
+    for (piece, shape) in verify::reference_shapes().iter().enumerate() {
+        assert!(got[piece] == placements_on_board(shape), "piece {piece}");
+    }
+}
+
+#[test]
+fn orientation_counts_match_an_independent_count() {
+    let (t, census) = meteor_tables(false, false);
+    for (piece, shape) in verify::reference_shapes().iter().enumerate() {
+        let n = orientations(shape).len();
+        assert_eq!(census.orientations[piece].len(), n, "piece {piece}");
+        assert!(
+            n <= t.slots,
+            "piece {piece}: {n} orientations, {} slots",
+            t.slots
+        );
+    }
+}
+
+#[test]
+fn pruning_strictly_reduces_the_placements() {
+    for half in [true, false] {
+        let (pruned, census) = meteor_tables(true, half);
+        let (full, _) = meteor_tables(false, half);
+        let (kept_n, all_n) = (placement_count(&pruned), placement_count(&full));
+        assert!(
+            kept_n < all_n,
+            "half turn {half}: {kept_n} pruned vs {all_n} unpruned"
+        );
+        let kept = placement_sets(&pruned);
+        let all = placement_sets(&full);
+        for piece in 0..full.pieces {
+            assert!(kept[piece].is_subset(&all[piece]), "piece {piece}");
+        }
+        // The census agrees with the tables.
+        let before: u32 = census.before.iter().flatten().sum();
+        let after: u32 = census.after.iter().flatten().sum();
+        assert_eq!(before as usize, all_n, "half turn {half}");
+        assert_eq!(after as usize, kept_n, "half turn {half}");
+    }
+}
+
+/// Per piece, the orientations the tables use.
+fn used_orientations(t: &Tables) -> Vec<BTreeSet<u8>> {
+    let mut out = vec![BTreeSet::new(); t.pieces];
+    for g in groups(t) {
+        out[g.piece].extend(g.placements.iter().map(|&(_, o)| o));
+    }
+    out
+}
+
+#[test]
+fn the_half_turn_restriction_keeps_half_the_orientations_of_one_piece() {
+    let (all, census) = meteor_tables(false, false);
+    let (half, _) = meteor_tables(false, true);
+    assert_eq!(all.half_turn_piece, None);
+    let h = half.half_turn_piece.expect("a piece is restricted");
+    assert_eq!(h, baked::HALF_TURN_PIECE);
+
+    let all_used = used_orientations(&all);
+    let half_used = used_orientations(&half);
+    for piece in 0..all.pieces {
+        let orients = census.orientations[piece].len();
+        assert_eq!(all_used[piece].len(), orients, "piece {piece}");
+        if piece == h {
+            assert_eq!(orients % 2, 0, "piece {piece}");
+            assert_eq!(half_used[piece].len(), orients / 2, "piece {piece}");
+        } else {
+            assert_eq!(half_used[piece], all_used[piece], "piece {piece}");
+        }
+    }
+
+    // Placements: the restricted piece keeps exactly one of each half-turn pair, the
+    // others keep all of theirs.
+    let all_sets = placement_sets(&all);
+    let half_sets = placement_sets(&half);
+    let turn = |cells: &Vec<usize>| -> Vec<usize> {
+        let mut v: Vec<usize> = cells.iter().map(|&c| verify::CELLS - 1 - c).collect();
+        v.sort_unstable();
+        v
+    };
+    for piece in 0..all.pieces {
+        if piece != h {
+            assert!(half_sets[piece] == all_sets[piece], "piece {piece}");
+            continue;
+        }
+        assert_eq!(half_sets[h].len() * 2, all_sets[h].len());
+        let turned: BTreeSet<Vec<usize>> = half_sets[h].iter().map(turn).collect();
+        assert!(turned.is_disjoint(&half_sets[h]));
+        let union: BTreeSet<Vec<usize>> = turned.union(&half_sets[h]).cloned().collect();
+        assert!(union == all_sets[h]);
+    }
+
+    // The orientation indices name the same orientations with and without the
+    // restriction: a placement has the same orientation index in both tables.
+    let mut index: BTreeMap<(usize, u64), u8> = BTreeMap::new();
+    for g in groups(&all) {
+        if g.piece == h {
+            for (p, o) in g.placements {
+                index.insert((g.offset, p.mask), o);
+            }
+        }
+    }
+    for g in groups(&half) {
+        if g.piece == h {
+            for (p, o) in g.placements {
+                assert_eq!(index.get(&(g.offset, p.mask)), Some(&o));
+            }
+        }
+    }
+}
+
+/// Judges band patterns independently: the band is rows `parity..parity + rows` of
+/// the real board, in this crate's own hex geometry.
+struct BandJudge {
+    rows: usize,
+    /// Per band bit, the band bits adjacent to it.
+    neighbours: Vec<u64>,
+    /// Per piece, its placements inside the band, as band bits.
+    placements: Vec<Vec<u64>>,
+    /// Regions already judged: whether the pieces can tile them.
+    tileable: std::cell::RefCell<std::collections::HashMap<u64, bool>>,
+}
+
+impl BandJudge {
+    fn new(parity: usize, rows: usize) -> BandJudge {
+        let w = verify::WIDTH;
+        assert!(parity + rows <= verify::HEIGHT, "a {rows}-row band");
+        let base = parity * w;
+        let bits = rows * w;
+        let neighbours = (0..bits)
+            .map(|i| {
+                (0..bits)
+                    .filter(|&j| adjacent(cube_of(base + i), cube_of(base + j)))
+                    .fold(0u64, |m, j| m | 1 << j)
+            })
+            .collect();
+        let placements = verify::reference_shapes()
+            .iter()
+            .map(|shape| {
+                placements_on_board(shape)
+                    .into_iter()
+                    .filter(|cells| cells.iter().all(|&c| c >= base && c < base + bits))
+                    .map(|cells| cells.iter().fold(0u64, |m, &c| m | 1 << (c - base)))
+                    .collect()
+            })
+            .collect();
+        BandJudge {
+            rows,
+            neighbours,
+            placements,
+            tileable: Default::default(),
+        }
+    }
+
+    /// Whether the pieces in `unused` (one bit per piece) can tile `region` exactly.
+    fn tile(&self, region: u64, unused: u32) -> bool {
+        if region == 0 {
+            return true;
+        }
+        let low = region & region.wrapping_neg();
+        (0..self.placements.len()).any(|piece| {
+            unused >> piece & 1 != 0
+                && self.placements[piece].iter().any(|&m| {
+                    m & low != 0
+                        && m & !region == 0
+                        && self.tile(region & !m, unused & !(1 << piece))
+                })
+        })
+    }
+
+    /// Whether `pattern` (1 = filled) cannot be completed with every row south of the
+    /// band filled: some free region stays off the band's last row (so it is closed on
+    /// every side) and the ten pieces cannot tile it.
+    fn dead(&self, pattern: u64) -> bool {
+        let w = verify::WIDTH;
+        let bits = self.rows * w;
+        let last_row = ((1u64 << w) - 1) << ((self.rows - 1) * w);
+        let mut free = !pattern & ((1u64 << bits) - 1);
+        while free != 0 {
+            let mut region = free & free.wrapping_neg();
+            loop {
+                let grown = (0..bits)
+                    .filter(|&i| region >> i & 1 != 0)
+                    .fold(region, |m, i| m | self.neighbours[i])
+                    & free;
+                if grown == region {
+                    break;
+                }
+                region = grown;
+            }
+            free &= !region;
+            if region & last_row != 0 {
+                continue;
+            }
+            if region.count_ones() % 5 != 0 {
+                return true;
+            }
+            let known = self.tileable.borrow().get(&region).copied();
+            let tileable = known.unwrap_or_else(|| {
+                let t = self.tile(region, (1 << self.placements.len()) - 1);
+                self.tileable.borrow_mut().insert(region, t);
+                t
+            });
+            if !tileable {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+#[test]
+fn band_tables_flag_only_dead_bands() {
+    let (t, _) = meteor_tables(true, true);
+    let bits = t.band_rows * t.width;
+    assert!(bits < 64, "{bits} bits per band");
+    for parity in 0..2 {
+        let judge = BandJudge::new(parity, t.band_rows);
+        let table = &t.bad_band[parity];
+        assert_eq!(
+            table.len(),
+            (1usize << bits).div_ceil(64),
+            "parity {parity}"
+        );
+        let mut flagged = 0;
+        for (word, &w) in table.iter().enumerate() {
+            let mut w = w;
+            while w != 0 {
+                let pattern = (word * 64) as u64 + u64::from(w.trailing_zeros());
+                w &= w - 1;
+                flagged += 1;
+                assert!(
+                    judge.dead(pattern),
+                    "parity {parity}: pattern {pattern:#b} flagged but can be completed"
+                );
+            }
+        }
+        let all = (1u64 << bits) - 1;
+        // A single free cell walled in on the band's first row is dead, and so is a free
+        // first row (no meteor piece is a straight line); an empty or a full band is
+        // not, nor is a free first row with a piece's cells free above it.
+        assert!(judge.dead(all & !1), "parity {parity}");
+        assert!(judge.dead(all & !0b11111), "parity {parity}");
+        assert!(!judge.dead(0) && !judge.dead(all), "parity {parity}");
+        let piece = judge.placements[0][0];
+        assert!(!judge.dead(all & !piece), "parity {parity}: {piece:#b}");
+        let flag = |p: u64| table[(p >> 6) as usize] >> (p & 63) & 1 != 0;
+        assert!(
+            flag(all & !1),
+            "parity {parity}: one walled-in cell not flagged"
+        );
+        assert!(flagged > 0, "parity {parity}: nothing flagged");
+    }
+}
