@@ -22,13 +22,17 @@ fn main() {
     let _ = writeln!(
         s,
         "pub const HALF_TURN_PIECE: usize = {};",
-        t.half_turn_piece.expect("a meteor piece breaks the half-turn symmetry")
+        t.half_turn_piece
+            .expect("a meteor piece breaks the half-turn symmetry")
     );
     let _ = writeln!(s, "pub const SLOTS: usize = {};", t.slots);
     write_array(&mut s, "COUNTS", "u8", &t.counts, |x| x.to_string());
-    write_array(&mut s, "USED_SLOTS", "u32", &t.used_slots, |x| format!("{x:#x}"));
-    // The search reads meteor masks as 32-bit lanes (see `search::Lane`); empty slots
-    // hold all ones, which `used_slots` masks off.
+    write_array(&mut s, "USED_SLOTS", "u32", &t.used_slots, |x| {
+        format!("{x:#x}")
+    });
+    // The search reads meteor masks as 32-bit lanes (see `search::Lane`): the low 32
+    // bits, as `search::Lanes::new` narrows them. Empty slots (masks all ones, islands
+    // zero) are masked off by `used_slots`.
     let lane = |x: &u64| {
         assert!(*x == u64::MAX || *x >> 32 == 0, "meteor masks fit 32 bits");
         format!("{:#x}", *x as u32)
@@ -36,11 +40,19 @@ fn main() {
     write_array(&mut s, "MASKS", "u32", &t.masks, lane);
     write_array(&mut s, "ISLANDS", "u32", &t.islands, lane);
     let _ = writeln!(s, "pub const BAND_ROWS: usize = {};", t.band_rows);
-    write_array(&mut s, "BAD_BAND_EVEN", "u64", &t.bad_band[0], |x| format!("{x:#x}"));
-    write_array(&mut s, "BAD_BAND_ODD", "u64", &t.bad_band[1], |x| format!("{x:#x}"));
+    write_array(&mut s, "BAD_BAND_EVEN", "u64", &t.bad_band[0], |x| {
+        format!("{x:#x}")
+    });
+    write_array(&mut s, "BAD_BAND_ODD", "u64", &t.bad_band[1], |x| {
+        format!("{x:#x}")
+    });
     write_array(&mut s, "BAND_AT", "u8", &t.band_at, |x| x.to_string());
-    write_array(&mut s, "NOT_CELLS", "u64", &t.not_cells, |x| format!("{x:#x}"));
-    write_array(&mut s, "ORIENTATION_OF", "u8", &t.orientation_of, |x| x.to_string());
+    write_array(&mut s, "NOT_CELLS", "u64", &t.not_cells, |x| {
+        format!("{x:#x}")
+    });
+    write_array(&mut s, "ORIENTATION_OF", "u8", &t.orientation_of, |x| {
+        x.to_string()
+    });
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("meteor_tables.rs");
     std::fs::write(out, s).unwrap();
 }

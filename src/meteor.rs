@@ -186,13 +186,7 @@ pub fn solve(limit: usize, threads: usize) -> Report {
 
 /// [`solve`], counting search nodes when `stats` is set.
 pub fn solve_with_stats(limit: usize, threads: usize, stats: bool) -> Report {
-    let (found, nodes) = solutions_with(
-        &window(),
-        Symmetry::HalfTurnPairs,
-        limit,
-        threads,
-        stats,
-    );
+    let (found, nodes) = solutions_with(&window(), Symmetry::HalfTurnPairs, limit, threads, stats);
     Report {
         count: found.len(),
         smallest: found.iter().min().copied(),

@@ -98,8 +98,8 @@ impl<L: Lane> Lanes<L> {
                     if used && L::BITS < 64 && x >> L::BITS != 0 {
                         return None;
                     }
-                    // Empty slots are masked off by `used_slots`; any value will do.
-                    let x = if used { x } else { u64::MAX };
+                    // Empty slots are masked off by `used_slots`; they are truncated
+                    // like everything else, exactly as build.rs bakes them.
                     out.push(L::from_board(x));
                 }
             }
@@ -269,7 +269,13 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         out
     }
 
-    fn frontier_into(&self, node: Node, path: &mut Path, depth: usize, out: &mut Vec<(Node, Path)>) {
+    fn frontier_into(
+        &self,
+        node: Node,
+        path: &mut Path,
+        depth: usize,
+        out: &mut Vec<(Node, Path)>,
+    ) {
         if depth == 0 || node.unused == 0 {
             out.push((node, path.clone()));
             return;

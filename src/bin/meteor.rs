@@ -48,7 +48,8 @@ fn main() -> ExitCode {
         .threads
         .map_or_else(polytile::parallel::default_threads, usize::from);
     let start = Instant::now();
-    let report = polytile::meteor::solve_with_stats(args.limit.unwrap_or(usize::MAX), threads, args.stats);
+    let report =
+        polytile::meteor::solve_with_stats(args.limit.unwrap_or(usize::MAX), threads, args.stats);
     let elapsed = start.elapsed();
     let out = polytile::meteor::render(&report);
     if std::io::stdout().lock().write_all(out.as_bytes()).is_err() {

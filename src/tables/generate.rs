@@ -528,7 +528,12 @@ pub fn generate(
         other_sizes.push(fillable_sizes(&rest));
     }
 
-    let slots = orients.iter().map(Vec::len).max().unwrap_or(0).next_multiple_of(4);
+    let slots = orients
+        .iter()
+        .map(Vec::len)
+        .max()
+        .unwrap_or(0)
+        .next_multiple_of(4);
     let groups = offsets * anchors * pieces.len();
     let mut counts = vec![0u8; groups];
     let mut masks = vec![u64::MAX; groups * slots];

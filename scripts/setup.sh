@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs what building and testing polytile needs beyond a Rust toolchain:
+# rustfmt and clippy (for .ci/run). Idempotent; safe to run on every CI start.
+set -euo pipefail
+if ! command -v cargo >/dev/null 2>&1; then
+    echo "setup: cargo not found; install Rust (rustup) first" >&2
+    exit 1
+fi
+if command -v rustup >/dev/null 2>&1; then
+    rustup component list --installed 2>/dev/null | grep -q '^rustfmt' || rustup component add rustfmt
+    rustup component list --installed 2>/dev/null | grep -q '^clippy' || rustup component add clippy
+fi
