@@ -37,8 +37,8 @@ fn main() {
         assert!(*x == u64::MAX || *x >> 32 == 0, "meteor masks fit 32 bits");
         format!("{:#x}", *x as u32)
     };
-    write_array(&mut s, "MASKS", "u32", &t.masks, lane);
-    write_array(&mut s, "ISLANDS", "u32", &t.islands, lane);
+    write_groups(&mut s, "MASKS", t.slots, &t.masks, lane);
+    write_groups(&mut s, "ISLANDS", t.slots, &t.islands, lane);
     let _ = writeln!(s, "pub const BAND_ROWS: usize = {};", t.band_rows);
     write_array(&mut s, "BAD_BAND_EVEN", "u64", &t.bad_band[0], |x| {
         format!("{x:#x}")
@@ -62,6 +62,24 @@ fn write_array<T>(s: &mut String, name: &str, ty: &str, xs: &[T], show: impl Fn(
     for chunk in xs.chunks(8) {
         let row: Vec<String> = chunk.iter().map(&show).collect();
         let _ = writeln!(s, "    {},", row.join(", "));
+    }
+    let _ = writeln!(s, "];");
+}
+
+/// A `[[u32; slots]; groups]` array: typed by group, so the search can index it without
+/// a cast and the compiler sees its shape.
+fn write_groups(
+    s: &mut String,
+    name: &str,
+    slots: usize,
+    xs: &[u64],
+    show: impl Fn(&u64) -> String,
+) {
+    let groups = xs.len() / slots;
+    let _ = writeln!(s, "pub static {name}: [[u32; {slots}]; {groups}] = [");
+    for group in xs.chunks(slots) {
+        let row: Vec<String> = group.iter().map(&show).collect();
+        let _ = writeln!(s, "    [{}],", row.join(", "));
     }
     let _ = writeln!(s, "];");
 }

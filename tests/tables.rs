@@ -131,8 +131,8 @@ fn baked_tables_equal_the_run_time_tables_byte_for_byte() {
     // The baked masks are narrowed to the search's lane type (every placement fits it);
     // compare them with the run-time tables narrowed the same way, and, widened, with
     // the run-time placements.
-    let masks = narrow_like(&baked::MASKS, &t.masks);
-    let islands = narrow_like(&baked::ISLANDS, &t.islands);
+    let masks = narrow_like(baked::MASKS.as_flattened(), &t.masks);
+    let islands = narrow_like(baked::ISLANDS.as_flattened(), &t.islands);
     for (i, (&m, &x)) in masks.iter().zip(&islands).enumerate() {
         if i % t.slots < t.counts[i / t.slots] as usize {
             assert_eq!(
@@ -142,7 +142,8 @@ fn baked_tables_equal_the_run_time_tables_byte_for_byte() {
             );
         }
     }
-    let baked_placements = baked_placements(&baked::MASKS, &baked::ISLANDS);
+    let baked_placements =
+        baked_placements(baked::MASKS.as_flattened(), baked::ISLANDS.as_flattened());
     let run_placements: Vec<Placement> = groups(&t)
         .into_iter()
         .flat_map(|g| g.placements.into_iter().map(|(p, _)| p))
@@ -154,8 +155,12 @@ fn baked_tables_equal_the_run_time_tables_byte_for_byte() {
             bytes(&baked::USED_SLOTS),
             bytes(&t.used_slots),
         ),
-        ("MASKS", bytes(&baked::MASKS), bytes(&masks)),
-        ("ISLANDS", bytes(&baked::ISLANDS), bytes(&islands)),
+        ("MASKS", bytes(baked::MASKS.as_flattened()), bytes(&masks)),
+        (
+            "ISLANDS",
+            bytes(baked::ISLANDS.as_flattened()),
+            bytes(&islands),
+        ),
         ("ORIENTATION_OF", &baked::ORIENTATION_OF, &t.orientation_of),
         (
             "BAD_BAND_EVEN",
@@ -181,23 +186,29 @@ fn baked_tables_equal_the_run_time_tables_byte_for_byte() {
     }
     // The lanes a run-time search builds hold the same placements (their empty slots,
     // masked off by USED_SLOTS, may hold anything).
-    let lanes = lanes_like(&baked::MASKS, &t);
+    let lanes = lanes_like(baked::MASKS.as_flattened(), &t);
     for (g, &n) in t.counts.iter().enumerate() {
         let used = g * t.slots..g * t.slots + n as usize;
         assert!(
-            lanes.masks[used.clone()] == baked::MASKS[used.clone()],
+            lanes.masks[used.clone()] == baked::MASKS.as_flattened()[used.clone()],
             "group {g}"
         );
         assert!(
-            lanes.islands[used.clone()] == baked::ISLANDS[used],
+            lanes.islands[used.clone()] == baked::ISLANDS.as_flattened()[used],
             "group {g}"
         );
     }
 
     // And the search reads exactly these.
     let w = window();
-    assert!(std::ptr::eq(bytes(w.masks), bytes(&baked::MASKS)));
-    assert!(std::ptr::eq(bytes(w.islands), bytes(&baked::ISLANDS)));
+    assert!(std::ptr::eq(
+        bytes(w.masks),
+        bytes(baked::MASKS.as_flattened())
+    ));
+    assert!(std::ptr::eq(
+        bytes(w.islands),
+        bytes(baked::ISLANDS.as_flattened())
+    ));
     assert!(std::ptr::eq(w.used_slots, &baked::USED_SLOTS[..]));
     assert!(std::ptr::eq(w.not_cells, &baked::NOT_CELLS[..]));
     assert!(std::ptr::eq(w.bad_band[0], &baked::BAD_BAND_EVEN[..]));
