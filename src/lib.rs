@@ -11,5 +11,7 @@
 
 pub mod meteor;
 pub mod parallel;
+pub mod render;
 pub mod search;
+pub mod solve;
 pub mod tables;

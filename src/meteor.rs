@@ -50,6 +50,9 @@ pub static WINDOW: Window<'static> = Window {
     band_mask: (1 << (baked::BAND_ROWS * baked::WIDTH)) - 1,
     band_at: &baked::BAND_AT,
     not_cells: &baked::NOT_CELLS,
+    last_offset: baked::OFFSETS - 1,
+    copy_of_previous: 0,
+    leftover: false,
 };
 
 /// The baked tables as the search reads them.

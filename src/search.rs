@@ -139,6 +139,13 @@ pub struct Window<'t, L, const K: usize> {
     pub band_at: &'t [u8; 64],
     /// Per offset, the window bits that are not board cells; see `Tables::not_cells`.
     pub not_cells: &'t [u64],
+    /// The last window offset (`offsets - 1`): the window never moves past it.
+    pub last_offset: usize,
+    /// Bit `p` set when piece `p` is an interchangeable copy of piece `p - 1`. A copy
+    /// is only placed once its predecessor is, so `k` copies are not counted `k!` times.
+    pub copy_of_previous: u32,
+    /// Whether a full board is a solution even with pieces left over.
+    pub leftover: bool,
 }
 
 impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
@@ -161,6 +168,9 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             band_mask: (1 << (t.band_rows * t.width)) - 1,
             band_at: &t.band_at,
             not_cells: &t.not_cells,
+            last_offset: t.offsets - 1,
+            copy_of_previous: 0,
+            leftover: false,
         })
     }
 
@@ -175,6 +185,24 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
                 (1 << self.pieces) - 1
             },
         }
+    }
+
+    /// Whether `node` is a solution: every piece placed, or, when pieces may be left
+    /// over, every cell covered.
+    #[inline(always)]
+    pub fn is_leaf(&self, node: Node) -> bool {
+        node.unused == 0 || (self.leftover && self.is_full(node))
+    }
+
+    /// Whether every board cell is covered.
+    fn is_full(&self, node: Node) -> bool {
+        let south = self.south_rows();
+        let (mut board, mut offset) = (node.board, node.offset);
+        while board & south == south && offset < self.last_offset {
+            offset += 1;
+            board = board >> self.shift | self.not_cells[offset];
+        }
+        board == u64::MAX
     }
 
     /// The cells the window must hold before it may move: its first `shift` bits.
@@ -194,15 +222,19 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             unused,
         } = node;
         let south = self.south_rows();
-        while board & south == south {
+        while board & south == south && offset < self.last_offset {
             offset += 1;
             board = board >> self.shift | self.not_cells[offset];
+        }
+        if board == u64::MAX {
+            // Full board with pieces left over (see `is_leaf`): nothing fits.
+            return false;
         }
         let anchor = (!board).trailing_zeros() as usize;
         let offset_parity = (offset * self.shift_rows) & 1;
         let low = L::from_board(board);
         let first_group = (offset * self.anchors + anchor) * self.pieces;
-        let mut rest = unused;
+        let mut rest = unused & !(self.copy_of_previous & unused << 1);
         while rest != 0 {
             let piece = rest.trailing_zeros() as usize;
             rest &= rest - 1;
@@ -247,7 +279,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
     /// order. Returns `true` if the visitor stopped it.
     pub fn search<V: Visitor>(&self, node: Node, path: &mut Path, visitor: &mut V) -> bool {
         visitor.node();
-        if node.unused == 0 {
+        if self.is_leaf(node) {
             return visitor.solution(path);
         }
         self.for_each_child(node, |step, child| {
@@ -276,7 +308,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         depth: usize,
         out: &mut Vec<(Node, Path)>,
     ) {
-        if depth == 0 || node.unused == 0 {
+        if depth == 0 || self.is_leaf(node) {
             out.push((node, path.clone()));
             return;
         }
@@ -290,7 +322,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
 
     /// Nodes strictly above `depth`: those [`Window::frontier`] expands.
     pub fn nodes_above(&self, node: Node, depth: usize) -> u64 {
-        if depth == 0 || node.unused == 0 {
+        if depth == 0 || self.is_leaf(node) {
             return 0;
         }
         let mut n = 1;
