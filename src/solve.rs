@@ -19,7 +19,9 @@
 
 use crate::parallel::run_tasks;
 use crate::search::{Lane, Lanes, Path, Step, Visitor, Window};
-use crate::tables::generate::{self, Board, GenerateError, Grid, Options, Piece, Tables};
+use crate::tables::generate::{
+    self, Board, GenerateError, Grid, Motion, Options, Piece, Point, Tables,
+};
 
 /// Pieces a search can track: one bit each in `Node::unused`.
 pub const MAX_PIECES: usize = 32;
@@ -151,13 +153,25 @@ fn solve_rows(
             owner.push(i as u16);
         }
     }
+    // When the board and the piece set are symmetric under the half turn, one piece keeps
+    // one orientation of each half-turn pair and every solution found is reported with
+    // its half turn: half the search. The restricted piece has no orientation that is its
+    // own half turn, so no solution is its own half turn and none is counted twice.
+    let half_turn = half_turn_map(board)
+        .filter(|_| pieces.iter().all(|p| p.motion != Motion::Fixed))
+        .and_then(|map| Some((map, generate::choose_half_turn_piece(board, pieces)?)));
+    let half_turn_piece = half_turn.as_ref().map(|&(_, p)| {
+        // The chosen piece has a single copy: its index among the copies.
+        pieces[..p].iter().map(|q| q.count as usize).sum()
+    });
     let opts = Options {
         shift_rows: 2,
         prune: true,
-        half_turn_piece: None,
+        half_turn_piece,
     };
     let (tables, _) = generate::generate(board, &expanded, opts)?;
     let run = Run {
+        half_turn: half_turn.map(|(map, _)| map),
         tables: &tables,
         owner: &owner,
         copy_of_previous,
@@ -178,8 +192,26 @@ fn solve_rows(
     dispatch!(4 8 12 16 20 24 28 32)
 }
 
+/// For a board symmetric under the half turn, `map[cell]` = the cell it turns onto.
+fn half_turn_map(board: &Board) -> Option<Vec<usize>> {
+    let cells: Vec<usize> = (0..board.cells.len()).filter(|&c| board.has(c)).collect();
+    let points: Vec<Point> = cells.iter().map(|&c| board.point(c)).collect();
+    let turned = generate::half_turn(board.grid, &points);
+    let key = |&(x, y): &Point| (y, x);
+    let first = points.iter().min_by_key(|p| key(p))?;
+    let turned_first = turned.iter().min_by_key(|p| key(p))?;
+    let (dx, dy) = (first.0 - turned_first.0, first.1 - turned_first.1);
+    let mut map = vec![usize::MAX; board.cells.len()];
+    for (&c, &(x, y)) in cells.iter().zip(&turned) {
+        map[c] = board.index((x + dx, y + dy))?;
+    }
+    Some(map)
+}
+
 /// One solve, before the lane width and slot count are fixed.
 struct Run<'a> {
+    /// The half-turn map when every solution found stands for itself and its half turn.
+    half_turn: Option<Vec<usize>>,
     tables: &'a Tables,
     owner: &'a [u16],
     copy_of_previous: u32,
@@ -266,8 +298,26 @@ impl<L: Lane, const K: usize> Visitor for Collector<'_, L, K> {
     #[inline(never)]
     fn solution(&mut self, path: &[Step]) -> bool {
         self.count += 1;
+        if self.run.half_turn.is_some() {
+            self.count += 1;
+        }
         if self.run.limits.keep {
-            self.found.push(self.run.tiling(self.window, path));
+            let t = self.run.tiling(self.window, path);
+            if let Some(map) = &self.run.half_turn {
+                let turned = (0..t.len())
+                    .map(|c| {
+                        if map[c] == usize::MAX {
+                            None
+                        } else {
+                            t[map[c]]
+                        }
+                    })
+                    .collect();
+                self.found.push(t);
+                self.found.push(turned);
+            } else {
+                self.found.push(t);
+            }
         }
         self.count >= self.limit
     }
