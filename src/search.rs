@@ -245,16 +245,16 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
                 let i = fits.trailing_zeros() as usize;
                 fits &= fits - 1;
                 let free_island_cells = (self.islands[group][i].widen() & !board).count_ones();
-                if self.fillable >> free_island_cells & 1 == 0 {
-                    continue;
-                }
+                let islands_fill = self.fillable >> free_island_cells;
                 let child_board = board | masks[i].widen();
                 // The band from the child's lowest free row: every row south of it is
                 // full, which is what the band table assumes.
                 let at = self.band_at[(!child_board).trailing_zeros() as usize & 63];
                 let bad_band = self.bad_band[usize::from(at >> 7) ^ offset_parity];
                 let band = (child_board >> (at & 63) & self.band_mask) as usize;
-                if bad_band[band >> 6] >> (band & 63) & 1 != 0 {
+                let band_ok = !bad_band[band >> 6] >> (band & 63);
+                // One branch for both checks: each alone mispredicts often.
+                if islands_fill & band_ok & 1 == 0 {
                     continue;
                 }
                 let step = Step {
