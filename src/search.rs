@@ -139,6 +139,11 @@ pub struct Window<'t, L, const K: usize> {
     pub band_at: &'t [u8; 64],
     /// Per offset, the window bits that are not board cells; see `Tables::not_cells`.
     pub not_cells: &'t [u64],
+    /// The look-ahead table `Tables::can_fit`, and its pattern width.
+    pub can_fit: &'t [u32],
+    pub look_bits: u32,
+    /// Board cells: `can_fit`'s last row, for a full board, is at this index.
+    pub cells: usize,
     /// The last window offset (`offsets - 1`): the window never moves past it.
     pub last_offset: usize,
     /// Bit `p` set when piece `p` is an interchangeable copy of piece `p - 1`. A copy
@@ -168,6 +173,9 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             band_mask: (1 << (t.band_rows * t.width)) - 1,
             band_at: &t.band_at,
             not_cells: &t.not_cells,
+            can_fit: &t.can_fit,
+            look_bits: t.look_bits as u32,
+            cells: t.width * t.height,
             last_offset: t.offsets - 1,
             copy_of_previous: 0,
             leftover: false,
@@ -232,9 +240,13 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         }
         let anchor = (!board).trailing_zeros() as usize;
         let offset_parity = (offset * self.shift_rows) & 1;
+        // Only pieces that can avoid the filled cells just after the anchor.
+        let look = (board >> anchor >> 1) as usize & ((1 << self.look_bits) - 1);
+        let cell = offset * self.shift as usize + anchor;
+        let candidates = self.can_fit[cell << self.look_bits | look];
         let low = L::from_board(board);
         let first_group = (offset * self.anchors + anchor) * self.pieces;
-        let mut rest = unused & !(self.copy_of_previous & unused << 1);
+        let mut rest = unused & !(self.copy_of_previous & unused << 1) & candidates;
         while rest != 0 {
             let piece = rest.trailing_zeros() as usize;
             rest &= rest - 1;
@@ -247,13 +259,14 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
                 let free_island_cells = (self.islands[group][i].widen() & !board).count_ones();
                 let islands_fill = self.fillable >> free_island_cells;
                 let child_board = board | masks[i].widen();
+                let child_unused = unused & !(1 << piece);
                 // The band from the child's lowest free row: every row south of it is
                 // full, which is what the band table assumes.
                 let at = self.band_at[(!child_board).trailing_zeros() as usize & 63];
                 let bad_band = self.bad_band[usize::from(at >> 7) ^ offset_parity];
                 let band = (child_board >> (at & 63) & self.band_mask) as usize;
                 let band_ok = !bad_band[band >> 6] >> (band & 63);
-                // One branch for both checks: each alone mispredicts often.
+                // One branch for all checks: each alone mispredicts often.
                 if islands_fill & band_ok & 1 == 0 {
                     continue;
                 }
@@ -265,7 +278,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
                 let child = Node {
                     board: child_board,
                     offset,
-                    unused: unused & !(1 << piece),
+                    unused: child_unused,
                 };
                 if f(step, child) {
                     return true;

@@ -364,6 +364,14 @@ pub struct Tables {
     /// holds window bit `bit`: where the band of a board whose lowest free cell is `bit`
     /// starts, and the parity of its first row when the window sits at offset 0.
     pub band_at: [u8; 64],
+    /// Bits in a look-ahead pattern; see `can_fit`.
+    pub look_bits: usize,
+    /// `can_fit[cell << look_bits | pattern]` = the pieces with a placement anchored at
+    /// board cell `cell` that avoids every filled cell of `pattern`, the `look_bits`
+    /// cells after `cell` in scan order (bit `j` = cell `cell + 1 + j`, 1 = filled).
+    /// A board whose lowest free cell is `cell` can only continue with those pieces.
+    /// One extra row, `cell` = the number of cells, holds all pieces (a full board).
+    pub can_fit: Vec<u32>,
     /// `not_cells[offset]`: window bits at `offset` that are not board cells (holes, or
     /// north of the board). The search keeps them set so that they read as filled.
     pub not_cells: Vec<u64>,
@@ -608,6 +616,23 @@ pub fn generate(
             }
         }
     }
+    let mut can_fit = vec![0u32; (ncells + 1) << LOOK_BITS];
+    can_fit[ncells << LOOK_BITS..]
+        .iter_mut()
+        .for_each(|m| *m = u32::MAX);
+    for cell in 0..ncells {
+        let (offset, anchor) = (cell / shift, cell % shift);
+        for pattern in 0u64..1 << LOOK_BITS {
+            let filled = pattern << (anchor + 1);
+            for pi in 0..pieces.len() {
+                let g = (offset * anchors + anchor) * pieces.len() + pi;
+                let slots_of_g = &masks[g * slots..g * slots + counts[g] as usize];
+                if slots_of_g.iter().any(|&m| m & filled == 0) {
+                    can_fit[cell << LOOK_BITS | pattern as usize] |= 1 << pi;
+                }
+            }
+        }
+    }
     let not_cells = (0..offsets)
         .map(|o| {
             let base = o * shift;
@@ -639,10 +664,15 @@ pub fn generate(
                 let row = bit / width;
                 (row * width) as u8 | ((row & 1) as u8) << 7
             }),
+            look_bits: LOOK_BITS,
+            can_fit,
         },
         census,
     ))
 }
+
+/// Cells after the lowest free cell that the look-ahead table `Tables::can_fit` reads.
+pub const LOOK_BITS: usize = 8;
 
 /// Rows in the band that [`band_table`] judges: as many as keep the table at 2^16
 /// entries or fewer, at most 3.
