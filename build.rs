@@ -49,6 +49,9 @@ fn main() {
     write_array(&mut s, "BAND_AT", "u8", &t.band_at, |x| x.to_string());
     let _ = writeln!(s, "pub const LOOK_BITS: usize = {};", t.look_bits);
     write_array(&mut s, "CAN_FIT", "u32", &t.can_fit, |x| format!("{x:#x}"));
+    write_array(&mut s, "PLACEABLE_FROM", "u32", &t.placeable_from, |x| {
+        format!("{x:#x}")
+    });
     write_array(&mut s, "NOT_CELLS", "u64", &t.not_cells, |x| {
         format!("{x:#x}")
     });

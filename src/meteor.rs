@@ -51,6 +51,7 @@ pub static WINDOW: Window<'static> = Window {
     band_at: &baked::BAND_AT,
     not_cells: &baked::NOT_CELLS,
     can_fit: &baked::CAN_FIT,
+    placeable_from: &baked::PLACEABLE_FROM,
     look_bits: baked::LOOK_BITS as u32,
     cells: CELLS,
     last_offset: baked::OFFSETS - 1,

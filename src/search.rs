@@ -144,6 +144,9 @@ pub struct Window<'t, L, const K: usize> {
     pub look_bits: u32,
     /// Board cells: `can_fit`'s last row, for a full board, is at this index.
     pub cells: usize,
+    /// `Tables::placeable_from`: a node is dead when an unused piece cannot be anchored
+    /// at or after its lowest free cell. All ones when pieces may be left over.
+    pub placeable_from: &'t [u32],
     /// The last window offset (`offsets - 1`): the window never moves past it.
     pub last_offset: usize,
     /// Bit `p` set when piece `p` is an interchangeable copy of piece `p - 1`. A copy
@@ -174,6 +177,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             band_at: &t.band_at,
             not_cells: &t.not_cells,
             can_fit: &t.can_fit,
+            placeable_from: &t.placeable_from,
             look_bits: t.look_bits as u32,
             cells: t.width * t.height,
             last_offset: t.offsets - 1,
@@ -244,6 +248,9 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         let look = (board >> anchor >> 1) as usize & ((1 << self.look_bits) - 1);
         let cell = offset * self.shift as usize + anchor;
         let candidates = self.can_fit[cell << self.look_bits | look];
+        if !self.leftover && unused & !self.placeable_from[cell] != 0 {
+            return false;
+        }
         let low = L::from_board(board);
         let first_group = (offset * self.anchors + anchor) * self.pieces;
         let mut rest = unused & !(self.copy_of_previous & unused << 1) & candidates;

@@ -19,9 +19,7 @@
 
 use crate::parallel::run_tasks;
 use crate::search::{Lane, Lanes, Path, Step, Visitor, Window};
-use crate::tables::generate::{
-    self, Board, GenerateError, Grid, Motion, Options, Piece, Point, Tables,
-};
+use crate::tables::generate::{self, Board, GenerateError, Grid, Options, Piece, Tables};
 
 /// Pieces a search can track: one bit each in `Node::unused`.
 pub const MAX_PIECES: usize = 32;
@@ -35,6 +33,11 @@ pub enum SolveError {
     Tables(String),
     #[error("a piece has {0} orientations; the search handles at most 32")]
     TooManyOrientations(usize),
+    #[error(
+        "counting distinct solutions needs a piece with one copy that every symmetry of \
+         the board maps to itself; none qualifies (use --all)"
+    )]
+    NoSymmetryPiece,
 }
 
 impl From<GenerateError> for SolveError {
@@ -97,8 +100,75 @@ pub fn solve(
     allow_leftover: bool,
     limits: Limits,
 ) -> Result<Outcome, SolveError> {
+    solve_oriented(board, pieces, allow_leftover, limits, false)
+}
+
+/// What a distinct solve found: solutions up to the symmetries of the board that map
+/// the piece set onto itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Distinct {
+    /// Classes of solutions (distinct solutions), up to the limit.
+    pub classes: usize,
+    /// All solutions in those classes: the sum of their orbit sizes. Equals
+    /// [`solve`]'s count when no limit stopped the search.
+    pub total: usize,
+    /// The order of the symmetry group used.
+    pub group_order: usize,
+    /// One solution per class (the least under the symmetries that fix the restricted
+    /// piece), in search order, when `keep` was set.
+    pub solutions: Vec<Tiling>,
+    pub nodes: u64,
+    pub placements: usize,
+}
+
+/// Solutions up to symmetry. The symmetries are those of the board (rotations and
+/// reflections) that map the piece set onto itself, reflections included only when the
+/// pieces allow them (free pieces, or one-sided sets closed under mirroring).
+///
+/// One piece that every symmetry maps to itself is restricted to one placement per
+/// orbit, so each class is searched once or, for a placement fixed by some symmetries,
+/// a few times; of those, the search keeps the least under those symmetries, and counts
+/// the class's size from the symmetries that fix the solution. Nothing is deduplicated
+/// after the fact.
+pub fn solve_distinct(
+    board: &Board,
+    pieces: &[Piece],
+    allow_leftover: bool,
+    limits: Limits,
+) -> Result<Distinct, SolveError> {
+    solve_oriented(board, pieces, allow_leftover, limits, true)
+}
+
+/// Either mode's result before it is shaped for the caller.
+struct Found {
+    count: usize,
+    total: usize,
+    group_order: usize,
+    solutions: Vec<Tiling>,
+    nodes: u64,
+    placements: usize,
+}
+
+impl From<Found> for Outcome {
+    fn from(f: Found) -> Outcome {
+        Outcome {
+            count: f.count,
+            solutions: f.solutions,
+            nodes: f.nodes,
+            placements: f.placements,
+        }
+    }
+}
+
+fn solve_oriented<T: From<Found>>(
+    board: &Board,
+    pieces: &[Piece],
+    allow_leftover: bool,
+    limits: Limits,
+    distinct: bool,
+) -> Result<T, SolveError> {
     if board.grid != Grid::Square || board.width <= board.height {
-        return solve_rows(board, pieces, allow_leftover, limits);
+        return solve_rows(board, pieces, allow_leftover, limits, distinct).map(T::from);
     }
     let transposed = Board {
         grid: board.grid,
@@ -117,13 +187,26 @@ pub fn solve(
             ..p.clone()
         })
         .collect();
-    let mut out = solve_rows(&transposed, &pieces, allow_leftover, limits)?;
+    let mut out = solve_rows(&transposed, &pieces, allow_leftover, limits, distinct)?;
     for t in &mut out.solutions {
         *t = (0..t.len())
             .map(|i| t[(i % board.width) * board.height + i / board.width])
             .collect();
     }
-    Ok(out)
+    Ok(T::from(out))
+}
+
+impl From<Found> for Distinct {
+    fn from(f: Found) -> Distinct {
+        Distinct {
+            classes: f.count,
+            total: f.total,
+            group_order: f.group_order,
+            solutions: f.solutions,
+            nodes: f.nodes,
+            placements: f.placements,
+        }
+    }
 }
 
 /// [`solve`] with the board scanned row by row as given.
@@ -132,7 +215,8 @@ fn solve_rows(
     pieces: &[Piece],
     allow_leftover: bool,
     limits: Limits,
-) -> Result<Outcome, SolveError> {
+    distinct: bool,
+) -> Result<Found, SolveError> {
     let copies: usize = pieces.iter().map(|p| p.count as usize).sum();
     if copies > MAX_PIECES {
         return Err(SolveError::TooManyPieces(copies));
@@ -153,25 +237,28 @@ fn solve_rows(
             owner.push(i as u16);
         }
     }
-    // When the board and the piece set are symmetric under the half turn, one piece keeps
-    // one orientation of each half-turn pair and every solution found is reported with
-    // its half turn: half the search. The restricted piece has no orientation that is its
-    // own half turn, so no solution is its own half turn and none is counted twice.
-    let half_turn = half_turn_map(board)
-        .filter(|_| pieces.iter().all(|p| p.motion != Motion::Fixed))
-        .and_then(|map| Some((map, generate::choose_half_turn_piece(board, pieces)?)));
-    let half_turn_piece = half_turn.as_ref().map(|&(_, p)| {
-        // The chosen piece has a single copy: its index among the copies.
-        pieces[..p].iter().map(|q| q.count as usize).sum()
-    });
+    // Search one solution per class of the symmetry group; in `--all` mode each class
+    // then stands for its whole orbit. Without a usable symmetry, distinct counting
+    // fails and counting all searches everything.
+    let symmetry = match Symmetry::new(board, pieces, allow_leftover) {
+        Ok(s) if distinct || s.group.len() > 1 => Some(s),
+        Ok(_) => None,
+        Err(e) if distinct => return Err(e),
+        Err(_) => None,
+    };
+    let index_of_copy = |p: usize| -> usize { pieces[..p].iter().map(|q| q.count as usize).sum() };
+    let only = symmetry
+        .as_ref()
+        .map(|s| (index_of_copy(s.piece as usize), &s.representatives[..]));
     let opts = Options {
         shift_rows: 2,
         prune: true,
-        half_turn_piece,
+        half_turn_piece: None,
     };
-    let (tables, _) = generate::generate(board, &expanded, opts)?;
+    let (tables, _) = generate::generate_with_only(board, &expanded, opts, only)?;
     let run = Run {
-        half_turn: half_turn.map(|(map, _)| map),
+        distinct,
+        symmetry,
         tables: &tables,
         owner: &owner,
         copy_of_previous,
@@ -192,26 +279,115 @@ fn solve_rows(
     dispatch!(4 8 12 16 20 24 28 32)
 }
 
-/// For a board symmetric under the half turn, `map[cell]` = the cell it turns onto.
-fn half_turn_map(board: &Board) -> Option<Vec<usize>> {
-    let cells: Vec<usize> = (0..board.cells.len()).filter(|&c| board.has(c)).collect();
-    let points: Vec<Point> = cells.iter().map(|&c| board.point(c)).collect();
-    let turned = generate::half_turn(board.grid, &points);
-    let key = |&(x, y): &Point| (y, x);
-    let first = points.iter().min_by_key(|p| key(p))?;
-    let turned_first = turned.iter().min_by_key(|p| key(p))?;
-    let (dx, dy) = (first.0 - turned_first.0, first.1 - turned_first.1);
-    let mut map = vec![usize::MAX; board.cells.len()];
-    for (&c, &(x, y)) in cells.iter().zip(&turned) {
-        map[c] = board.index((x + dx, y + dy))?;
+/// The symmetry group whose classes the search visits once each, and the piece that is
+/// restricted to one placement per orbit to make it so.
+struct Symmetry {
+    /// Each symmetry as (cell map, piece map), the identity first.
+    group: Vec<(Vec<usize>, Vec<u16>)>,
+    /// The piece (caller's index) every symmetry maps to itself, with one copy.
+    piece: u16,
+    /// Its placements kept: one per orbit, as sorted cell lists, sorted.
+    representatives: Vec<Vec<usize>>,
+}
+
+impl Symmetry {
+    fn new(board: &Board, pieces: &[Piece], allow_leftover: bool) -> Result<Symmetry, SolveError> {
+        // With pieces left over, the restricted piece might be one of them.
+        if allow_leftover {
+            return Err(SolveError::NoSymmetryPiece);
+        }
+        let group: Vec<(Vec<usize>, Vec<u16>)> = generate::board_symmetries(board)
+            .into_iter()
+            .filter_map(|s| {
+                let map = generate::piece_map(board.grid, pieces, s.transform)?;
+                Some((s.cell_map, map.into_iter().map(|p| p as u16).collect()))
+            })
+            .collect();
+        let mut best: Option<(usize, Vec<Vec<usize>>)> = None;
+        for (i, piece) in pieces.iter().enumerate() {
+            if piece.count != 1 || group.iter().any(|(_, m)| m[i] as usize != i) {
+                continue;
+            }
+            let mut placements: Vec<Vec<usize>> = Vec::new();
+            for o in generate::orientations(board.grid, &piece.cells, piece.motion) {
+                for anchor in 0..board.cells.len() {
+                    if let Some(mut cells) = generate::cells_at(board, &o, anchor) {
+                        cells.sort_unstable();
+                        placements.push(cells);
+                    }
+                }
+            }
+            placements.sort();
+            placements.dedup();
+            let mut seen = std::collections::BTreeSet::new();
+            let mut reps = Vec::new();
+            for p in &placements {
+                if seen.contains(p) {
+                    continue;
+                }
+                reps.push(p.clone());
+                for (cell_map, _) in &group {
+                    let mut image: Vec<usize> = p.iter().map(|&c| cell_map[c]).collect();
+                    image.sort_unstable();
+                    seen.insert(image);
+                }
+            }
+            // Fewest representatives: the strongest restriction at the root.
+            if best.as_ref().is_none_or(|(_, r)| reps.len() < r.len()) {
+                best = Some((i, reps));
+            }
+        }
+        let Some((piece, representatives)) = best else {
+            return Err(SolveError::NoSymmetryPiece);
+        };
+        Ok(Symmetry {
+            group,
+            piece: piece as u16,
+            representatives,
+        })
     }
-    Some(map)
+
+    /// The image of a tiling under symmetry `g`.
+    fn image(&self, g: usize, t: &Tiling) -> Tiling {
+        let (cell_map, piece_map) = &self.group[g];
+        let mut image = vec![None; t.len()];
+        for (c, &p) in t.iter().enumerate() {
+            if cell_map[c] != usize::MAX {
+                image[cell_map[c]] = p.map(|p| piece_map[p as usize]);
+            }
+        }
+        image
+    }
+
+    /// For a solution with the restricted piece on a representative: whether it is the
+    /// least of its images under the symmetries that keep that placement (the only
+    /// images the search can also find), and how many symmetries fix it.
+    fn judge(&self, t: &Tiling) -> (bool, usize) {
+        let mut fixing = 0;
+        for (g, (cell_map, _)) in self.group.iter().enumerate() {
+            let keeps_piece = t
+                .iter()
+                .enumerate()
+                .all(|(c, &p)| p != Some(self.piece) || t[cell_map[c]] == Some(self.piece));
+            if !keeps_piece {
+                continue;
+            }
+            match self.image(g, t).cmp(t) {
+                std::cmp::Ordering::Less => return (false, 0),
+                std::cmp::Ordering::Equal => fixing += 1,
+                std::cmp::Ordering::Greater => {}
+            }
+        }
+        (true, fixing)
+    }
 }
 
 /// One solve, before the lane width and slot count are fixed.
 struct Run<'a> {
-    /// The half-turn map when every solution found stands for itself and its half turn.
-    half_turn: Option<Vec<usize>>,
+    /// Report one solution per class rather than every solution.
+    distinct: bool,
+    /// The group whose classes the search visits once each, when there is one.
+    symmetry: Option<Symmetry>,
     tables: &'a Tables,
     owner: &'a [u16],
     copy_of_previous: u32,
@@ -221,7 +397,7 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    fn go<L: Lane + Sync, const K: usize>(&self, lanes: &Lanes<L>) -> Result<Outcome, SolveError> {
+    fn go<L: Lane + Sync, const K: usize>(&self, lanes: &Lanes<L>) -> Result<Found, SolveError> {
         let mut window: Window<L, K> =
             Window::new(self.tables, lanes).expect("slot count matches the dispatch");
         window.copy_of_previous = self.copy_of_previous;
@@ -239,6 +415,7 @@ impl Run<'_> {
                 run: self,
                 limit,
                 count: 0,
+                total: 0,
                 found: Vec::new(),
                 nodes: 0,
             };
@@ -247,11 +424,13 @@ impl Run<'_> {
             } else {
                 window.search(*node, &mut path, &mut c);
             }
-            (c.count, c.found, c.nodes)
+            (c.count, c.total, c.found, c.nodes)
         };
         let results = run_tasks(tasks.len(), self.limits.threads, limit, run, |r| r.0);
-        let mut out = Outcome {
+        let mut out = Found {
             count: 0,
+            total: 0,
+            group_order: self.symmetry.as_ref().map_or(1, |s| s.group.len()),
             solutions: Vec::new(),
             nodes: if self.limits.stats {
                 window.nodes_above(root, TASK_DEPTH)
@@ -260,10 +439,16 @@ impl Run<'_> {
             },
             placements: self.tables.placement_count(),
         };
-        for (count, found, nodes) in results.into_iter().flatten() {
+        for (count, total, found, nodes) in results.into_iter().flatten() {
             out.nodes += nodes;
+            if out.count == limit {
+                continue;
+            }
+            // A task stops at the limit on its own, so only the last task taken can
+            // hold more than is needed; its total is only exact when taken whole.
             let take = count.min(limit - out.count);
             out.count += take;
+            out.total += total;
             out.solutions.extend(found.into_iter().take(take));
         }
         Ok(out)
@@ -290,6 +475,8 @@ struct Collector<'a, L, const K: usize> {
     run: &'a Run<'a>,
     limit: usize,
     count: usize,
+    /// Distinct mode: the solutions the classes counted so far stand for.
+    total: usize,
     found: Vec<Tiling>,
     nodes: u64,
 }
@@ -297,26 +484,37 @@ struct Collector<'a, L, const K: usize> {
 impl<L: Lane, const K: usize> Visitor for Collector<'_, L, K> {
     #[inline(never)]
     fn solution(&mut self, path: &[Step]) -> bool {
-        self.count += 1;
-        if self.run.half_turn.is_some() {
+        let keep = self.run.limits.keep;
+        let Some(symmetry) = &self.run.symmetry else {
             self.count += 1;
+            self.total += 1;
+            if keep {
+                self.found.push(self.run.tiling(self.window, path));
+            }
+            return self.count >= self.limit;
+        };
+        let t = self.run.tiling(self.window, path);
+        let (least, fixing) = symmetry.judge(&t);
+        if !least {
+            return false;
         }
-        if self.run.limits.keep {
-            let t = self.run.tiling(self.window, path);
-            if let Some(map) = &self.run.half_turn {
-                let turned = (0..t.len())
-                    .map(|c| {
-                        if map[c] == usize::MAX {
-                            None
-                        } else {
-                            t[map[c]]
-                        }
-                    })
+        let orbit = symmetry.group.len() / fixing;
+        self.total += orbit;
+        if self.run.distinct {
+            self.count += 1;
+            if keep {
+                self.found.push(t);
+            }
+        } else {
+            self.count += orbit;
+            if keep {
+                let mut images: Vec<Tiling> = (0..symmetry.group.len())
+                    .map(|g| symmetry.image(g, &t))
                     .collect();
-                self.found.push(t);
-                self.found.push(turned);
-            } else {
-                self.found.push(t);
+                images.sort();
+                images.dedup();
+                debug_assert_eq!(images.len(), orbit);
+                self.found.extend(images);
             }
         }
         self.count >= self.limit

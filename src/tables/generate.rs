@@ -372,6 +372,10 @@ pub struct Tables {
     /// A board whose lowest free cell is `cell` can only continue with those pieces.
     /// One extra row, `cell` = the number of cells, holds all pieces (a full board).
     pub can_fit: Vec<u32>,
+    /// `placeable_from[cell]` = the pieces with a placement anchored at `cell` or later.
+    /// A board whose lowest free cell is `cell` can only be completed with every unused
+    /// piece among them. One extra entry, for a full board, holds all pieces.
+    pub placeable_from: Vec<u32>,
     /// `not_cells[offset]`: window bits at `offset` that are not board cells (holes, or
     /// north of the board). The search keeps them set so that they read as filled.
     pub not_cells: Vec<u64>,
@@ -498,6 +502,17 @@ pub fn generate(
     pieces: &[Piece],
     opts: Options,
 ) -> Result<(Tables, Census), GenerateError> {
+    generate_with_only(board, pieces, opts, None)
+}
+
+/// [`generate`], keeping for piece `only.0` just the placements whose sorted cell lists
+/// are in `only.1` (one placement per symmetry orbit, for counting distinct solutions).
+pub fn generate_with_only(
+    board: &Board,
+    pieces: &[Piece],
+    opts: Options,
+    only: Option<(usize, &[Vec<usize>])>,
+) -> Result<(Tables, Census), GenerateError> {
     let width = board.width;
     let shift = opts.shift_rows * width;
     let offsets = board.height.div_ceil(opts.shift_rows);
@@ -565,6 +580,13 @@ pub fn generate(
                     let Some(covered) = cells_at(board, o, cell) else {
                         continue;
                     };
+                    if let Some((piece, keep)) = only {
+                        let mut sorted = covered.clone();
+                        sorted.sort_unstable();
+                        if piece == pi && keep.binary_search(&sorted).is_err() {
+                            continue;
+                        }
+                    }
                     census.before[pi][cell] += 1;
                     let top = *covered.iter().max().unwrap();
                     if top - base >= window_rows * width {
@@ -633,6 +655,17 @@ pub fn generate(
             }
         }
     }
+    let mut placeable_from = vec![u32::MAX; ncells + 1];
+    let mut later = 0u32;
+    for cell in (0..ncells).rev() {
+        let (offset, anchor) = (cell / shift, cell % shift);
+        for pi in 0..pieces.len() {
+            if counts[(offset * anchors + anchor) * pieces.len() + pi] > 0 {
+                later |= 1 << pi;
+            }
+        }
+        placeable_from[cell] = later;
+    }
     let not_cells = (0..offsets)
         .map(|o| {
             let base = o * shift;
@@ -666,6 +699,7 @@ pub fn generate(
             }),
             look_bits: LOOK_BITS,
             can_fit,
+            placeable_from,
         },
         census,
     ))
@@ -752,6 +786,96 @@ pub fn band_table(grid: Grid, width: usize, parity: usize, pieces: &[Piece]) -> 
         }
     }
     table
+}
+
+/// A symmetry of the lattice about the origin: an optional reflection, then `turns`
+/// rotation steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Transform {
+    pub mirror: bool,
+    pub turns: usize,
+}
+
+impl Transform {
+    pub fn apply(self, grid: Grid, p: Point) -> Point {
+        let p = if self.mirror { grid.reflect(p) } else { p };
+        (0..self.turns).fold(p, |q, _| grid.rotate(q))
+    }
+
+    /// Every transform of the lattice, the identity first.
+    pub fn all(grid: Grid) -> Vec<Transform> {
+        [false, true]
+            .iter()
+            .flat_map(|&mirror| {
+                (0..grid.rotation_count()).map(move |turns| Transform { mirror, turns })
+            })
+            .collect()
+    }
+}
+
+/// A symmetry of a board: a lattice transform that maps its cells onto its cells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardSymmetry {
+    pub transform: Transform,
+    /// `cell_map[cell]` = the cell it maps to; `usize::MAX` for non-cells.
+    pub cell_map: Vec<usize>,
+}
+
+/// The symmetries of `board`, the identity first.
+pub fn board_symmetries(board: &Board) -> Vec<BoardSymmetry> {
+    let cells: Vec<usize> = (0..board.cells.len()).filter(|&c| board.has(c)).collect();
+    let points: Vec<Point> = cells.iter().map(|&c| board.point(c)).collect();
+    let key = |&(x, y): &Point| (y, x);
+    let Some(first) = points.iter().min_by_key(|p| key(p)).copied() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    'transforms: for t in Transform::all(board.grid) {
+        let image: Vec<Point> = points.iter().map(|&p| t.apply(board.grid, p)).collect();
+        let low = *image.iter().min_by_key(|p| key(p)).unwrap();
+        let (dx, dy) = (first.0 - low.0, first.1 - low.1);
+        let mut cell_map = vec![usize::MAX; board.cells.len()];
+        for (&c, &(x, y)) in cells.iter().zip(&image) {
+            match board.index((x + dx, y + dy)) {
+                Some(d) => cell_map[c] = d,
+                None => continue 'transforms,
+            }
+        }
+        out.push(BoardSymmetry {
+            transform: t,
+            cell_map,
+        });
+    }
+    out
+}
+
+/// How transform `t` permutes the piece set: `map[i]` = the piece that piece `i` becomes
+/// (same motion and count, and the image of its shape among that piece's orientations),
+/// or `None` if some piece has no such image, i.e. `t` is not a symmetry of the set.
+pub fn piece_map(grid: Grid, pieces: &[Piece], t: Transform) -> Option<Vec<usize>> {
+    let shapes: Vec<Vec<Vec<Point>>> = pieces
+        .iter()
+        .map(|p| {
+            let mut o = orientations(grid, &p.cells, p.motion);
+            o.sort();
+            o
+        })
+        .collect();
+    pieces
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let image: Vec<Point> = p.cells.iter().map(|&q| t.apply(grid, q)).collect();
+            let image = normalise(&image);
+            // Itself first: two pieces of the same shape are still two pieces.
+            std::iter::once(i).chain(0..pieces.len()).find(|&j| {
+                pieces[j].motion == p.motion
+                    && pieces[j].count == p.count
+                    && pieces[j].cells.len() == p.cells.len()
+                    && shapes[j].binary_search(&image).is_ok()
+            })
+        })
+        .collect()
 }
 
 /// The Benchmarks Game meteor board: 5 columns, 10 rows, hex.
