@@ -603,7 +603,12 @@ pub fn generate_with_only(
                         blocked.iter_mut().for_each(|b| *b = false);
                         covered.iter().for_each(|&c| blocked[c] = true);
                         let dead = regions(board, &blocked).iter().any(|r| {
-                            if r.len() >= 64 || other_sizes[pi] >> r.len() & 1 == 0 {
+                            // The size bit set stops at 63 cells: larger regions are
+                            // not judged (on boards beyond 64 cells they are common).
+                            if r.len() >= 64 {
+                                return false;
+                            }
+                            if other_sizes[pi] >> r.len() & 1 == 0 {
                                 return true;
                             }
                             if r.len() > TILE_CHECK_CELLS {
