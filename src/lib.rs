@@ -11,6 +11,7 @@
 
 pub mod meteor;
 pub mod parallel;
+pub mod puzzle;
 pub mod render;
 pub mod search;
 pub mod solve;

@@ -1,0 +1,234 @@
+//! Errors of the puzzle parser: where (file, line, column) and what ([`ErrorKind`]).
+//!
+//! Every message says what was found and what was expected, so that a person can fix
+//! the file without reading the format reference.
+
+use std::path::PathBuf;
+
+use crate::tables::generate::Grid;
+
+/// Why a puzzle file could not be read or parsed.
+///
+/// `Display` gives one line, `FILE:LINE:COLUMN: message` (or `FILE: message` for I/O
+/// errors). Lines and columns count from 1; a column counts characters, a tab is one.
+#[derive(Debug, thiserror::Error)]
+pub enum PuzzleError {
+    /// The file could not be read.
+    #[error("{}: cannot read the puzzle file: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The text is not a valid puzzle; `line` and `column` point at the culprit.
+    #[error("{file}:{line}:{column}: {kind}")]
+    Parse {
+        file: String,
+        line: usize,
+        column: usize,
+        kind: ErrorKind,
+    },
+}
+
+impl PuzzleError {
+    /// What went wrong, for a parse error.
+    pub fn kind(&self) -> Option<&ErrorKind> {
+        match self {
+            PuzzleError::Io { .. } => None,
+            PuzzleError::Parse { kind, .. } => Some(kind),
+        }
+    }
+
+    /// `(line, column)` of a parse error, both counted from 1.
+    pub fn position(&self) -> Option<(usize, usize)> {
+        match self {
+            PuzzleError::Io { .. } => None,
+            PuzzleError::Parse { line, column, .. } => Some((*line, *column)),
+        }
+    }
+}
+
+/// Which drawing a character or a problem belongs to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Drawing {
+    Board,
+    /// A piece, by name.
+    Piece(String),
+}
+
+impl Drawing {
+    /// The characters that mark a cell in this drawing, for messages.
+    fn cells(&self) -> String {
+        match self {
+            Drawing::Piece(name) if name.chars().count() == 1 && name != "x" && name != "X" => {
+                format!("'x', 'X' or '{name}'")
+            }
+            _ => "'x' or 'X'".to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for Drawing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Drawing::Board => write!(f, "board drawing"),
+            Drawing::Piece(name) => write!(f, "drawing of piece {name}"),
+        }
+    }
+}
+
+fn grid_hint(grid: &Grid) -> &'static str {
+    match grid {
+        Grid::Square => "square cells join across an edge",
+        Grid::Hex => {
+            "hex cells join across a side; odd rows (the 2nd, 4th, ... line of a drawing) \
+             sit half a cell east of even rows"
+        }
+    }
+}
+
+/// What is wrong at a position of a puzzle file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ErrorKind {
+    #[error("invalid UTF-8 (byte 0x{byte:02X}); expected a UTF-8 text file")]
+    NotUtf8 { byte: u8 },
+
+    #[error(
+        "unknown character {ch:?} in the {drawing}; expected a cell {}, a hole '.', or a space",
+        .drawing.cells()
+    )]
+    UnknownCharacter { ch: char, drawing: Drawing },
+
+    #[error("unknown keyword '{word}'; expected name, grid, leftover, motion, board or piece")]
+    UnknownKeyword { word: String },
+
+    #[error("expected a keyword (name, grid, leftover, motion, board or piece) before ':'")]
+    MissingKeyword,
+
+    #[error("expected ':' after '{text}'")]
+    MissingColon { text: String },
+
+    #[error(
+        "expected a line 'KEYWORD: ...' (name, grid, leftover, motion, board or piece); a \
+         drawing must follow its 'board:' or 'piece NAME:' line with no blank line between"
+    )]
+    StrayLine,
+
+    #[error("unknown grid '{word}'; expected square or hex")]
+    UnknownGrid { word: String },
+
+    #[error("grid '{word}' is not supported yet; expected square or hex")]
+    UnsupportedGrid { word: String },
+
+    #[error("unknown motion '{word}'; expected free, one-sided or fixed")]
+    UnknownMotion { word: String },
+
+    #[error("unknown leftover setting '{word}'; expected allowed or forbidden")]
+    UnknownLeftover { word: String },
+
+    #[error(
+        "unknown piece option '{word}'; expected a motion (free, one-sided or fixed) or \
+         'count N'"
+    )]
+    UnknownPieceOption { word: String },
+
+    #[error("the motion of piece {name} is given twice; expected at most one of free, one-sided or fixed")]
+    DuplicateMotion { name: String },
+
+    #[error("the count of piece {name} is given twice; expected at most one 'count N'")]
+    DuplicateCount { name: String },
+
+    #[error(
+        "missing count after 'count'; expected a whole number from 1 to {}",
+        u32::MAX
+    )]
+    MissingCount,
+
+    #[error(
+        "malformed count '{text}'; expected a whole number from 1 to {}",
+        u32::MAX
+    )]
+    BadCount { text: String },
+
+    #[error("missing value after '{keyword}:'; expected {expected}")]
+    MissingValue {
+        keyword: String,
+        expected: &'static str,
+    },
+
+    #[error("unexpected '{word}'; expected {expected}")]
+    Unexpected {
+        word: String,
+        expected: &'static str,
+    },
+
+    #[error("duplicate '{keyword}:' line (the first is on line {first_line}); expected one")]
+    Duplicate { keyword: String, first_line: usize },
+
+    #[error("missing piece name after 'piece'; expected 'piece NAME:'")]
+    MissingName,
+
+    #[error("piece name '{name}' contains '.'; expected a name without '.', ':', '#' or spaces")]
+    BadName { name: String },
+
+    #[error(
+        "duplicate piece name '{name}' (the first piece {name} is on line {first_line}); \
+         expected unique names"
+    )]
+    DuplicateName { name: String, first_line: usize },
+
+    #[error("empty {drawing}; expected drawing lines right after this line")]
+    EmptyDrawing { drawing: Drawing },
+
+    #[error("the {drawing} has no cells; expected at least one cell {}", .drawing.cells())]
+    NoCells { drawing: Drawing },
+
+    #[error(
+        "the board is {width} columns by {height} rows; expected at most {} cells in its \
+         rectangle",
+        super::MAX_BOARD_CELLS
+    )]
+    BoardTooLarge { width: usize, height: usize },
+
+    #[error(
+        "piece {name} is not connected: this cell is not joined to the cell at line \
+         {other_line}, column {other_column}; expected one connected shape ({})",
+        grid_hint(.grid)
+    )]
+    NotConnected {
+        name: String,
+        grid: Grid,
+        other_line: usize,
+        other_column: usize,
+    },
+
+    #[error("missing 'grid:' line; expected 'grid: square' or 'grid: hex'")]
+    MissingGrid,
+
+    #[error("missing board; expected a 'board:' line followed by its drawing")]
+    MissingBoard,
+
+    #[error("no pieces; expected at least one 'piece NAME:' line followed by its drawing")]
+    NoPieces,
+
+    #[error(
+        "piece {name} has {cells} cells but the board has only {board}; expected pieces that fit"
+    )]
+    PieceTooLarge {
+        name: String,
+        cells: usize,
+        board: usize,
+    },
+
+    #[error(
+        "the pieces cover {pieces} cells but the board has {board}; expected equal areas \
+         (or 'leftover: allowed' if pieces may be left over)"
+    )]
+    AreaMismatch { pieces: u64, board: usize },
+
+    #[error(
+        "the pieces cover {pieces} cells but the board has {board}; expected at least as \
+         many piece cells as board cells"
+    )]
+    TooFewPieceCells { pieces: u64, board: usize },
+}

@@ -1,0 +1,219 @@
+//! Puzzle files: a text format a person writes by hand, its parser, and its errors.
+//!
+//! This module owns the format (`docs/puzzle-format.md` is the full reference) and
+//! turns a file into a [`Puzzle`]: a grid, a [`Board`] and a list of [`Piece`]s in the
+//! generator's types. It knows nothing of tables or the search.
+//!
+//! ```text
+//! # Comments start with '#'.
+//! name: pentomino-3x20       # optional; default: the file name without extension
+//! grid: square               # square or hex (triangle and cubic: not yet)
+//! leftover: forbidden        # optional; 'allowed' lets pieces cover more than the board
+//! motion: free               # optional default for pieces: free, one-sided or fixed
+//!
+//! board:                     # the drawing follows, up to a blank line
+//! xxx
+//! xxx
+//!
+//! piece P: one-sided count 2 # name, then optional motion and 'count N'
+//! xx
+//! x.
+//! ```
+//!
+//! In drawings `x` or `X` is a cell, `.` a hole, and whitespace is ignored: each
+//! non-blank character is one column. A piece drawing may also use the piece's name as
+//! its cell character when the name is one character long.
+//!
+//! Drawings are read as rows of columns, the first drawn line being row 0. On the hex
+//! grid odd rows are shifted half a cell east, and `(row, col)` becomes the lattice
+//! point [`Grid::lattice`]`(row, col)`, exactly as the engine numbers board cells.
+//!
+//! ```
+//! let text = "grid: square\nboard:\nxxx\nxxx\n\npiece L:\nxx\nx.\n\npiece I: fixed\nxxx\n";
+//! let puzzle = polytile::puzzle::parse(text, "tiny.puz").unwrap();
+//! assert_eq!(puzzle.name, "tiny");
+//! assert_eq!((puzzle.board.width, puzzle.board.height), (3, 2));
+//! assert_eq!(puzzle.pieces[0].cells, vec![(0, 0), (1, 0), (0, 1)]);
+//!
+//! let err = polytile::puzzle::parse("grid: hexagon\n", "bad.puz").unwrap_err();
+//! assert_eq!(
+//!     err.to_string(),
+//!     "bad.puz:1:7: unknown grid 'hexagon'; expected square or hex"
+//! );
+//! ```
+
+mod error;
+mod parse;
+
+use std::path::Path;
+
+pub use error::{Drawing, ErrorKind, PuzzleError};
+
+use crate::tables::generate::{Board, Grid, Motion, Piece};
+
+/// The largest board rectangle (width times height, holes included) the parser accepts.
+pub const MAX_BOARD_CELLS: usize = 1_000_000;
+
+/// A parsed puzzle: pieces to place on a board.
+///
+/// Invariants (the parser checks them): the board has at least one cell; every piece
+/// has a unique name without whitespace, `.`, `:` or `#`, at least one cell, at most as
+/// many cells as the board, is connected on `grid`, has `count >= 1`, and its cells are
+/// [`normalise`](crate::tables::generate::normalise)d lattice points; the pieces'
+/// total area (cells times count) equals the board's, or exceeds it when
+/// `allow_leftover`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    pub name: String,
+    pub grid: Grid,
+    /// The smallest rectangle holding the drawn cells (on the hex grid it starts on an
+    /// even drawn row), row 0 = the first drawn line.
+    pub board: Board,
+    /// In file order.
+    pub pieces: Vec<Piece>,
+    /// Whether the pieces may cover more cells than the board has (some are left over).
+    pub allow_leftover: bool,
+}
+
+/// Parses the text of a puzzle file; `file` names it in error messages.
+pub fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
+    parse::parse(text, file)
+}
+
+/// Parses the bytes of a puzzle file, which must be UTF-8; `file` names it in error
+/// messages (a bad byte is reported at its line and column).
+pub fn parse_bytes(bytes: &[u8], file: &str) -> Result<Puzzle, PuzzleError> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse(text, file),
+        Err(e) => {
+            let good = &bytes[..e.valid_up_to()];
+            let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            // `good` is valid UTF-8, so this slice of it is too. Like `parse`, skip a
+            // byte-order mark at the start of the file.
+            let line = std::str::from_utf8(&good[line_start..]).unwrap_or("");
+            let line = if line_start == 0 {
+                line.strip_prefix('\u{feff}').unwrap_or(line)
+            } else {
+                line
+            };
+            let column = line.chars().count() + 1;
+            Err(PuzzleError::Parse {
+                file: file.to_string(),
+                line: good.iter().filter(|&&b| b == b'\n').count() + 1,
+                column,
+                kind: ErrorKind::NotUtf8 {
+                    byte: bytes[e.valid_up_to()],
+                },
+            })
+        }
+    }
+}
+
+/// Reads and parses a puzzle file. Errors name the file as `path` is written.
+pub fn load(path: &Path) -> Result<Puzzle, PuzzleError> {
+    let bytes = std::fs::read(path).map_err(|source| PuzzleError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_bytes(&bytes, &path.display().to_string())
+}
+
+impl Puzzle {
+    /// One distinct character per piece, for drawing solutions as text: the first
+    /// character of the piece's name, unless an earlier piece already has it; then the
+    /// first of `A..Z`, `a..z`, `0..9` that is neither a label nor the first character
+    /// of any name. All copies of a piece (`count > 1`) share its label.
+    pub fn labels(&self) -> Vec<char> {
+        let firsts: Vec<Option<char>> = self.pieces.iter().map(|p| p.name.chars().next()).collect();
+        let mut labels: Vec<Option<char>> = vec![None; self.pieces.len()];
+        for (i, &f) in firsts.iter().enumerate() {
+            if f.is_some() && !labels.contains(&f) {
+                labels[i] = f;
+            }
+        }
+        let mut spare = ('A'..='Z')
+            .chain('a'..='z')
+            .chain('0'..='9')
+            .chain((0xC0..0x2FF).filter_map(char::from_u32));
+        for i in 0..labels.len() {
+            if labels[i].is_none() {
+                labels[i] = spare
+                    .by_ref()
+                    .find(|c| !labels.contains(&Some(*c)) && !firsts.contains(&Some(*c)));
+            }
+        }
+        labels.into_iter().map(|l| l.unwrap_or('?')).collect()
+    }
+
+    /// The puzzle in the file format; parsing it gives back an equal puzzle (for any
+    /// puzzle [`parse`] returned). Pieces are drawn with `x`, hex rows with a space
+    /// between cells and odd rows indented by one.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        let grid = match self.grid {
+            Grid::Square => "square",
+            Grid::Hex => "hex",
+        };
+        out.push_str(&format!("name: {}\ngrid: {grid}\n", self.name));
+        if self.allow_leftover {
+            out.push_str("leftover: allowed\n");
+        }
+        out.push_str("\nboard:\n");
+        let rows: Vec<Vec<bool>> = self
+            .board
+            .cells
+            .chunks(self.board.width.max(1))
+            .map(<[bool]>::to_vec)
+            .collect();
+        draw(&mut out, self.grid, &rows);
+        for piece in &self.pieces {
+            out.push_str(&format!("\npiece {}:", piece.name));
+            match piece.motion {
+                Motion::Free => {}
+                Motion::OneSided => out.push_str(" one-sided"),
+                Motion::Fixed => out.push_str(" fixed"),
+            }
+            if piece.count != 1 {
+                out.push_str(&format!(" count {}", piece.count));
+            }
+            out.push('\n');
+            draw(&mut out, self.grid, &piece_rows(self.grid, piece));
+        }
+        out
+    }
+}
+
+/// A piece's cells as drawing rows, starting on row 0 (normalised cells have `y >= 0`).
+fn piece_rows(grid: Grid, piece: &Piece) -> Vec<Vec<bool>> {
+    let offset = |&(x, y): &(i32, i32)| match grid {
+        Grid::Square => (y, x),
+        Grid::Hex => (y, x + y.div_euclid(2)),
+    };
+    let cells: Vec<(i32, i32)> = piece.cells.iter().map(offset).collect();
+    let top = cells.iter().map(|c| c.0).min().unwrap_or(0);
+    let top = top - top.rem_euclid(2);
+    let left = cells.iter().map(|c| c.1).min().unwrap_or(0);
+    let height = cells.iter().map(|c| c.0 - top + 1).max().unwrap_or(0);
+    let width = cells.iter().map(|c| c.1 - left + 1).max().unwrap_or(0);
+    let mut rows = vec![vec![false; width as usize]; height as usize];
+    for (r, c) in cells {
+        rows[(r - top) as usize][(c - left) as usize] = true;
+    }
+    rows
+}
+
+fn draw(out: &mut String, grid: Grid, rows: &[Vec<bool>]) {
+    for (r, row) in rows.iter().enumerate() {
+        let marks = row.iter().map(|&c| if c { 'x' } else { '.' });
+        let line: String = match grid {
+            Grid::Square => marks.collect(),
+            Grid::Hex => {
+                let indent = if r % 2 == 1 { " " } else { "" };
+                let cells: Vec<String> = marks.map(String::from).collect();
+                format!("{indent}{}", cells.join(" "))
+            }
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+}

@@ -1,0 +1,597 @@
+//! The line parser: statements, drawings, and the checks that need the whole file.
+//!
+//! One pass over the lines collects statements and raw drawings (rows of cell/hole
+//! marks with their file positions); [`Parser::finish`] then needs the grid to turn
+//! drawings into a [`Board`] and [`Piece`]s and to check connectivity and areas.
+
+use std::collections::HashMap;
+
+use super::error::{Drawing, ErrorKind, PuzzleError};
+use super::{Puzzle, MAX_BOARD_CELLS};
+use crate::tables::generate::{normalise, Board, Grid, Motion, Piece, Point};
+
+/// A position in the file; both count from 1, the column in characters.
+#[derive(Clone, Copy, Debug)]
+struct Pos {
+    line: usize,
+    column: usize,
+}
+
+/// One line of a drawing: its marks in order (`true` = cell), each with its column.
+struct Row {
+    line: usize,
+    marks: Vec<(bool, usize)>,
+}
+
+struct BoardDecl {
+    header: Pos,
+    rows: Vec<Row>,
+}
+
+struct PieceDecl {
+    name: String,
+    header: Pos,
+    name_pos: Pos,
+    motion: Option<Motion>,
+    count: Option<u32>,
+    rows: Vec<Row>,
+}
+
+/// The drawing that the next drawing line belongs to.
+enum Open {
+    Board,
+    Piece(usize),
+}
+
+/// A setting given once, with the line that gave it.
+type Setting<T> = Option<(T, usize)>;
+
+struct Parser<'a> {
+    file: &'a str,
+    name: Setting<String>,
+    grid: Setting<Grid>,
+    leftover: Setting<bool>,
+    motion: Setting<Motion>,
+    board: Option<BoardDecl>,
+    pieces: Vec<PieceDecl>,
+    open: Option<Open>,
+}
+
+/// Parses a whole file's text; see the module docs of [`super`] for the format.
+pub(super) fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
+    let mut p = Parser {
+        file,
+        name: None,
+        grid: None,
+        leftover: None,
+        motion: None,
+        board: None,
+        pieces: Vec::new(),
+        open: None,
+    };
+    let mut end = Pos { line: 1, column: 1 };
+    for (i, raw) in text.split('\n').enumerate() {
+        let line = i + 1;
+        let raw = raw.strip_suffix('\r').unwrap_or(raw);
+        let raw = if i == 0 {
+            raw.strip_prefix('\u{feff}').unwrap_or(raw)
+        } else {
+            raw
+        };
+        end = Pos {
+            line,
+            column: raw.chars().count() + 1,
+        };
+        let content = raw.split('#').next().unwrap_or("");
+        if content.trim().is_empty() {
+            // A comment line is ignored everywhere; a blank line ends a drawing.
+            if !raw.contains('#') {
+                p.close()?;
+            }
+            continue;
+        }
+        if p.open.is_some() && !content.contains(':') {
+            p.drawing_line(line, content)?;
+            continue;
+        }
+        p.close()?;
+        p.statement(line, content)?;
+    }
+    p.close()?;
+    p.finish(end)
+}
+
+/// Whitespace-separated words of `text`, each with its column; `text` starts at
+/// column `start`.
+fn words(text: &str, start: usize) -> Vec<(&str, usize)> {
+    let mut out = Vec::new();
+    let mut word: Option<(usize, usize)> = None;
+    for (column, (i, ch)) in (start..).zip(text.char_indices()) {
+        if ch.is_whitespace() {
+            if let Some((b, c)) = word.take() {
+                out.push((&text[b..i], c));
+            }
+        } else if word.is_none() {
+            word = Some((i, column));
+        }
+    }
+    if let Some((b, c)) = word {
+        out.push((&text[b..], c));
+    }
+    out
+}
+
+fn parse_grid(word: &str) -> Result<Grid, ErrorKind> {
+    match word {
+        "square" => Ok(Grid::Square),
+        "hex" => Ok(Grid::Hex),
+        "triangle" | "cubic" => Err(ErrorKind::UnsupportedGrid { word: word.into() }),
+        _ => Err(ErrorKind::UnknownGrid { word: word.into() }),
+    }
+}
+
+fn parse_motion(word: &str) -> Option<Motion> {
+    match word {
+        "free" => Some(Motion::Free),
+        "one-sided" => Some(Motion::OneSided),
+        "fixed" => Some(Motion::Fixed),
+        _ => None,
+    }
+}
+
+fn parse_leftover(word: &str) -> Result<bool, ErrorKind> {
+    match word {
+        "allowed" => Ok(true),
+        "forbidden" => Ok(false),
+        _ => Err(ErrorKind::UnknownLeftover { word: word.into() }),
+    }
+}
+
+fn parse_count(text: &str) -> Result<u32, ErrorKind> {
+    match text.parse::<u32>() {
+        Ok(n) if n > 0 && text.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
+        _ => Err(ErrorKind::BadCount { text: text.into() }),
+    }
+}
+
+const KEYWORDS: [&str; 6] = ["name", "grid", "leftover", "motion", "board", "piece"];
+
+impl Parser<'_> {
+    fn error(&self, pos: Pos, kind: ErrorKind) -> PuzzleError {
+        PuzzleError::Parse {
+            file: self.file.to_string(),
+            line: pos.line,
+            column: pos.column,
+            kind,
+        }
+    }
+
+    fn at(&self, line: usize, column: usize, kind: ErrorKind) -> PuzzleError {
+        self.error(Pos { line, column }, kind)
+    }
+
+    /// One line of the open drawing.
+    fn drawing_line(&mut self, line: usize, content: &str) -> Result<(), PuzzleError> {
+        let (drawing, own): (Drawing, Option<char>) = match self.open {
+            Some(Open::Piece(i)) => {
+                let name = &self.pieces[i].name;
+                let mut chars = name.chars();
+                let own = match (chars.next(), chars.next()) {
+                    (Some(c), None) => Some(c),
+                    _ => None,
+                };
+                (Drawing::Piece(name.clone()), own)
+            }
+            _ => (Drawing::Board, None),
+        };
+        let mut marks = Vec::new();
+        for (column, ch) in (1..).zip(content.chars()) {
+            match ch {
+                '.' => marks.push((false, column)),
+                'x' | 'X' => marks.push((true, column)),
+                c if Some(c) == own => marks.push((true, column)),
+                c if c.is_whitespace() => {}
+                c => {
+                    return Err(self.at(
+                        line,
+                        column,
+                        ErrorKind::UnknownCharacter { ch: c, drawing },
+                    ))
+                }
+            }
+        }
+        let row = Row { line, marks };
+        match self.open {
+            Some(Open::Piece(i)) => self.pieces[i].rows.push(row),
+            _ => {
+                if let Some(board) = &mut self.board {
+                    board.rows.push(row);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the open drawing, if any, checking it is not empty.
+    fn close(&mut self) -> Result<(), PuzzleError> {
+        let (header, rows, drawing) = match self.open.take() {
+            None => return Ok(()),
+            Some(Open::Board) => match &self.board {
+                Some(b) => (b.header, &b.rows, Drawing::Board),
+                None => return Ok(()),
+            },
+            Some(Open::Piece(i)) => {
+                let p = &self.pieces[i];
+                (p.header, &p.rows, Drawing::Piece(p.name.clone()))
+            }
+        };
+        if rows.is_empty() {
+            return Err(self.error(header, ErrorKind::EmptyDrawing { drawing }));
+        }
+        if !rows.iter().any(|r| r.marks.iter().any(|m| m.0)) {
+            return Err(self.error(header, ErrorKind::NoCells { drawing }));
+        }
+        Ok(())
+    }
+
+    /// A line outside drawings: `KEYWORD: value` or `piece NAME: options`.
+    fn statement(&mut self, line: usize, content: &str) -> Result<(), PuzzleError> {
+        let Some((head, value)) = content.split_once(':') else {
+            let first = words(content, 1);
+            if first.first().is_some_and(|(w, _)| KEYWORDS.contains(w)) {
+                let text = content.trim_end();
+                let column = text.chars().count() + 1;
+                let text = text.trim_start().to_string();
+                return Err(self.at(line, column, ErrorKind::MissingColon { text }));
+            }
+            let column = first.first().map_or(1, |w| w.1);
+            return Err(self.at(line, column, ErrorKind::StrayLine));
+        };
+        let colon = head.chars().count() + 1;
+        let head_words = words(head, 1);
+        let value_words = words(value, colon + 1);
+        let Some(&(keyword, kw_column)) = head_words.first() else {
+            return Err(self.at(line, colon, ErrorKind::MissingKeyword));
+        };
+        let here = Pos {
+            line,
+            column: kw_column,
+        };
+        if keyword == "piece" {
+            return self.piece_header(here, colon, &head_words[1..], &value_words);
+        }
+        if !KEYWORDS.contains(&keyword) {
+            let word = keyword.to_string();
+            return Err(self.error(here, ErrorKind::UnknownKeyword { word }));
+        }
+        if let Some(&(word, column)) = head_words.get(1) {
+            let expected = "':' right after the keyword";
+            let word = word.to_string();
+            return Err(self.at(line, column, ErrorKind::Unexpected { word, expected }));
+        }
+        let first_line = match keyword {
+            "name" => self.name.as_ref().map(|s| s.1),
+            "grid" => self.grid.map(|s| s.1),
+            "leftover" => self.leftover.map(|s| s.1),
+            "motion" => self.motion.map(|s| s.1),
+            _ => self.board.as_ref().map(|b| b.header.line),
+        };
+        if let Some(first_line) = first_line {
+            let keyword = keyword.to_string();
+            return Err(self.error(
+                here,
+                ErrorKind::Duplicate {
+                    keyword,
+                    first_line,
+                },
+            ));
+        }
+        if keyword == "name" {
+            let name = value.trim();
+            if name.is_empty() {
+                let kind = ErrorKind::MissingValue {
+                    keyword: keyword.into(),
+                    expected: "a puzzle name",
+                };
+                return Err(self.at(line, colon + 1, kind));
+            }
+            self.name = Some((name.to_string(), line));
+            return Ok(());
+        }
+        if keyword == "board" {
+            if let Some(&(word, column)) = value_words.first() {
+                let kind = ErrorKind::Unexpected {
+                    word: word.into(),
+                    expected: "the end of the line (the drawing starts on the next line)",
+                };
+                return Err(self.at(line, column, kind));
+            }
+            self.board = Some(BoardDecl {
+                header: here,
+                rows: Vec::new(),
+            });
+            self.open = Some(Open::Board);
+            return Ok(());
+        }
+        let expected = match keyword {
+            "grid" => "square or hex",
+            "leftover" => "allowed or forbidden",
+            _ => "free, one-sided or fixed",
+        };
+        let Some(&(word, column)) = value_words.first() else {
+            let kind = ErrorKind::MissingValue {
+                keyword: keyword.into(),
+                expected,
+            };
+            return Err(self.at(line, colon + 1, kind));
+        };
+        if let Some(&(extra, column)) = value_words.get(1) {
+            let kind = ErrorKind::Unexpected {
+                word: extra.into(),
+                expected: "the end of the line",
+            };
+            return Err(self.at(line, column, kind));
+        }
+        let at = |kind| self.at(line, column, kind);
+        match keyword {
+            "grid" => {
+                let grid = parse_grid(word).map_err(at)?;
+                self.grid = Some((grid, line));
+            }
+            "leftover" => {
+                let leftover = parse_leftover(word).map_err(at)?;
+                self.leftover = Some((leftover, line));
+            }
+            _ => {
+                let motion = parse_motion(word)
+                    .ok_or_else(|| at(ErrorKind::UnknownMotion { word: word.into() }))?;
+                self.motion = Some((motion, line));
+            }
+        }
+        Ok(())
+    }
+
+    /// `piece NAME: [MOTION] [count N]`.
+    fn piece_header(
+        &mut self,
+        header: Pos,
+        colon: usize,
+        names: &[(&str, usize)],
+        options: &[(&str, usize)],
+    ) -> Result<(), PuzzleError> {
+        let line = header.line;
+        let Some(&(name, name_column)) = names.first() else {
+            return Err(self.at(line, colon, ErrorKind::MissingName));
+        };
+        if let Some(&(word, column)) = names.get(1) {
+            let kind = ErrorKind::Unexpected {
+                word: word.into(),
+                expected: "':' after the piece name (a name has no spaces)",
+            };
+            return Err(self.at(line, column, kind));
+        }
+        let name_pos = Pos {
+            line,
+            column: name_column,
+        };
+        if name.contains('.') {
+            let kind = ErrorKind::BadName { name: name.into() };
+            return Err(self.error(name_pos, kind));
+        }
+        if let Some(first) = self.pieces.iter().find(|p| p.name == name) {
+            let kind = ErrorKind::DuplicateName {
+                name: name.into(),
+                first_line: first.header.line,
+            };
+            return Err(self.error(name_pos, kind));
+        }
+        let mut motion = None;
+        let mut count = None;
+        let mut i = 0;
+        while i < options.len() {
+            let (word, column) = options[i];
+            i += 1;
+            if let Some(m) = parse_motion(word) {
+                if motion.is_some() {
+                    let kind = ErrorKind::DuplicateMotion { name: name.into() };
+                    return Err(self.at(line, column, kind));
+                }
+                motion = Some(m);
+            } else if word == "count" {
+                if count.is_some() {
+                    let kind = ErrorKind::DuplicateCount { name: name.into() };
+                    return Err(self.at(line, column, kind));
+                }
+                let Some(&(n, n_column)) = options.get(i) else {
+                    let column = column + word.chars().count();
+                    return Err(self.at(line, column, ErrorKind::MissingCount));
+                };
+                i += 1;
+                count = Some(parse_count(n).map_err(|k| self.at(line, n_column, k))?);
+            } else {
+                let kind = ErrorKind::UnknownPieceOption { word: word.into() };
+                return Err(self.at(line, column, kind));
+            }
+        }
+        self.pieces.push(PieceDecl {
+            name: name.into(),
+            header,
+            name_pos,
+            motion,
+            count,
+            rows: Vec::new(),
+        });
+        self.open = Some(Open::Piece(self.pieces.len() - 1));
+        Ok(())
+    }
+
+    /// The checks that need the whole file, and the conversion to a [`Puzzle`].
+    fn finish(self, end: Pos) -> Result<Puzzle, PuzzleError> {
+        let Some((grid, _)) = self.grid else {
+            return Err(self.error(end, ErrorKind::MissingGrid));
+        };
+        let Some(board_decl) = &self.board else {
+            return Err(self.error(end, ErrorKind::MissingBoard));
+        };
+        if self.pieces.is_empty() {
+            return Err(self.error(end, ErrorKind::NoPieces));
+        }
+        let board = self.board(grid, board_decl)?;
+        let area = board.cells.iter().filter(|&&c| c).count();
+        let default_motion = self.motion.map_or(Motion::Free, |m| m.0);
+        let mut pieces = Vec::with_capacity(self.pieces.len());
+        let mut total: u64 = 0;
+        for decl in &self.pieces {
+            let cells = self.piece_cells(grid, decl)?;
+            if cells.len() > area {
+                let kind = ErrorKind::PieceTooLarge {
+                    name: decl.name.clone(),
+                    cells: cells.len(),
+                    board: area,
+                };
+                return Err(self.error(decl.name_pos, kind));
+            }
+            let count = decl.count.unwrap_or(1);
+            total = total.saturating_add((cells.len() as u64).saturating_mul(count as u64));
+            pieces.push(Piece {
+                name: decl.name.clone(),
+                cells: normalise(&cells),
+                motion: decl.motion.unwrap_or(default_motion),
+                count,
+            });
+        }
+        let allow_leftover = self.leftover.is_some_and(|l| l.0);
+        let board_area = area as u64;
+        if total < board_area || (total > board_area && !allow_leftover) {
+            let kind = if allow_leftover {
+                ErrorKind::TooFewPieceCells {
+                    pieces: total,
+                    board: area,
+                }
+            } else {
+                ErrorKind::AreaMismatch {
+                    pieces: total,
+                    board: area,
+                }
+            };
+            return Err(self.error(board_decl.header, kind));
+        }
+        let name = match &self.name {
+            Some((name, _)) => name.clone(),
+            None => default_name(self.file),
+        };
+        Ok(Puzzle {
+            name,
+            grid,
+            board,
+            pieces,
+            allow_leftover,
+        })
+    }
+
+    /// The board: the smallest rectangle holding every cell of the drawing. On the hex
+    /// grid it starts on an even drawing row, so that rows keep their parity.
+    fn board(&self, grid: Grid, decl: &BoardDecl) -> Result<Board, PuzzleError> {
+        let cells = || {
+            decl.rows.iter().enumerate().flat_map(|(r, row)| {
+                row.marks
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, m)| m.0)
+                    .map(move |(c, _)| (r, c))
+            })
+        };
+        let (mut top, mut bottom, mut left, mut right) = (usize::MAX, 0, usize::MAX, 0);
+        for (r, c) in cells() {
+            top = top.min(r);
+            bottom = bottom.max(r);
+            left = left.min(c);
+            right = right.max(c);
+        }
+        if top == usize::MAX {
+            // `close` rejects a board without cells; this keeps `finish` total anyway.
+            let kind = ErrorKind::NoCells {
+                drawing: Drawing::Board,
+            };
+            return Err(self.error(decl.header, kind));
+        }
+        if grid == Grid::Hex {
+            top -= top % 2;
+        }
+        let (width, height) = (right - left + 1, bottom - top + 1);
+        if width
+            .checked_mul(height)
+            .is_none_or(|n| n > MAX_BOARD_CELLS)
+        {
+            let kind = ErrorKind::BoardTooLarge { width, height };
+            return Err(self.error(decl.header, kind));
+        }
+        let mut board = Board {
+            grid,
+            width,
+            height,
+            cells: vec![false; width * height],
+        };
+        for (r, c) in cells() {
+            board.cells[(r - top) * width + (c - left)] = true;
+        }
+        Ok(board)
+    }
+
+    /// The lattice points of a piece drawing, checked to be connected.
+    fn piece_cells(&self, grid: Grid, decl: &PieceDecl) -> Result<Vec<Point>, PuzzleError> {
+        let mut points: Vec<(Point, Pos)> = Vec::new();
+        for (r, row) in decl.rows.iter().enumerate() {
+            for (c, &(cell, column)) in row.marks.iter().enumerate() {
+                if cell {
+                    let pos = Pos {
+                        line: row.line,
+                        column,
+                    };
+                    points.push((grid.lattice(r, c), pos));
+                }
+            }
+        }
+        let Some(&(_, first)) = points.first() else {
+            // `close` rejects a piece without cells; this keeps `finish` total anyway.
+            let drawing = Drawing::Piece(decl.name.clone());
+            return Err(self.error(decl.header, ErrorKind::NoCells { drawing }));
+        };
+        let index: HashMap<Point, usize> =
+            points.iter().enumerate().map(|(i, p)| (p.0, i)).collect();
+        let mut seen = vec![false; points.len()];
+        let mut stack = vec![0];
+        seen[0] = true;
+        while let Some(i) = stack.pop() {
+            let (x, y) = points[i].0;
+            for &(dx, dy) in grid.neighbour_steps() {
+                if let Some(&j) = index.get(&(x + dx, y + dy)) {
+                    if !seen[j] {
+                        seen[j] = true;
+                        stack.push(j);
+                    }
+                }
+            }
+        }
+        if let Some(apart) = seen.iter().position(|&s| !s) {
+            let kind = ErrorKind::NotConnected {
+                name: decl.name.clone(),
+                grid,
+                other_line: first.line,
+                other_column: first.column,
+            };
+            return Err(self.error(points[apart].1, kind));
+        }
+        Ok(points.into_iter().map(|p| p.0).collect())
+    }
+}
+
+/// The puzzle name when the file gives none: the file name without directory and
+/// extension.
+fn default_name(file: &str) -> String {
+    std::path::Path::new(file)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "puzzle".to_string())
+}
