@@ -29,7 +29,40 @@ struct Cli {
 enum Command {
     /// Print the precomputed placement tables of a built-in puzzle.
     Tables(TablesArgs),
-    // Later: `Solve(SolveArgs)` for `solve FILE`, `Sums(SumsArgs)` for `sums FILE`.
+    /// Solve a tiling puzzle file (format: docs/puzzle-format.md).
+    Solve(SolveArgs),
+    // Later: `Sums(SumsArgs)` for `sums FILE`.
+}
+
+#[derive(Args)]
+struct SolveArgs {
+    /// The puzzle file.
+    #[arg(value_name = "FILE")]
+    file: std::path::PathBuf,
+    /// Print only the number of solutions (and, with --format json, the summary).
+    #[arg(long)]
+    count: bool,
+    /// Every solution: rotations and reflections of the whole board count as different
+    /// (the default).
+    #[arg(long, conflicts_with = "distinct")]
+    all: bool,
+    /// Solutions up to the board's symmetries (rotations, and reflections when the
+    /// pieces allow them); the summary also gives the total they stand for.
+    #[arg(long)]
+    distinct: bool,
+    /// Stop after N solutions, in search order.
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
+    /// Worker threads [default: one per core].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
+    /// Output format: text draws each solution; json prints one object per solution
+    /// and a summary object as the last line.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Print nodes visited, placements and time (standard error in text format).
+    #[arg(long)]
+    stats: bool,
 }
 
 #[derive(Args)]
@@ -69,6 +102,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Tables(args) => run_tables(&args),
+        Command::Solve(args) => run_solve(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -193,6 +227,84 @@ fn groups_of(t: &Tables) -> Vec<Group> {
 
 fn placement_count(groups: &[Group]) -> usize {
     groups.iter().map(|g| g.entries.len()).sum()
+}
+
+fn run_solve(args: &SolveArgs) -> Result<(), CliError> {
+    // --all is the default; the flag exists to be explicit and to conflict with --distinct.
+    let _ = args.all;
+    let puzzle = polytile::puzzle::load(&args.file).map_err(|e| CliError::Usage(e.to_string()))?;
+    let threads = args
+        .threads
+        .map_or_else(polytile::parallel::default_threads, usize::from);
+    let json = args.format == Format::Json;
+    let limits = polytile::solve::Limits {
+        limit: args.limit.unwrap_or(usize::MAX),
+        keep: !args.count,
+        threads,
+        stats: args.stats || json,
+    };
+    let start = std::time::Instant::now();
+    let failed =
+        |e: polytile::solve::SolveError| CliError::Usage(format!("{}: {e}", args.file.display()));
+    let (board, pieces, leftover) = (&puzzle.board, &puzzle.pieces, puzzle.allow_leftover);
+    let (count, total, group_order, solutions, nodes, placements) = if args.distinct {
+        let d = polytile::solve::solve_distinct(board, pieces, leftover, limits).map_err(failed)?;
+        let (total, order) = (Some(d.total), Some(d.group_order));
+        (d.classes, total, order, d.solutions, d.nodes, d.placements)
+    } else {
+        let o = polytile::solve::solve(board, pieces, leftover, limits).map_err(failed)?;
+        (o.count, None, None, o.solutions, o.nodes, o.placements)
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    // One distinct character per piece, even when names share a first letter.
+    let names: Vec<String> = puzzle.labels().iter().map(|c| c.to_string()).collect();
+    let draw = |t: &[Option<u16>]| {
+        polytile::render::rows(puzzle.board.grid, puzzle.board.width, t, &names)
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if json {
+        for (i, t) in solutions.iter().enumerate() {
+            let line = serde_json::json!({ "solution": i + 1, "rows": draw(t) });
+            writeln!(out, "{line}")?;
+        }
+        let mut summary = serde_json::json!({
+            "puzzle": puzzle.name,
+            "mode": if args.distinct { "distinct" } else { "all" },
+            "solutions": count,
+            "nodes": nodes,
+            "placements": placements,
+            "seconds": seconds,
+            "threads": threads,
+            "complete": count < limits.limit,
+        });
+        if let (Some(total), Some(order)) = (total, group_order) {
+            summary["total"] = total.into();
+            summary["symmetries"] = order.into();
+        }
+        writeln!(out, "{summary}")?;
+    } else {
+        for (i, t) in solutions.iter().enumerate() {
+            writeln!(out, "solution {}", i + 1)?;
+            for row in draw(t) {
+                writeln!(out, "{row}")?;
+            }
+            writeln!(out)?;
+        }
+        let s = if count == 1 { "" } else { "s" };
+        match (total, group_order) {
+            (Some(total), Some(order)) => writeln!(
+                out,
+                "{count} distinct solution{s} ({total} in all, {order} symmetries)"
+            )?,
+            _ => writeln!(out, "{count} solution{s}")?,
+        }
+        if args.stats {
+            eprintln!("nodes: {nodes}  placements: {placements}  threads: {threads}  time: {seconds:.3} s");
+        }
+    }
+    out.flush()?;
+    Ok(())
 }
 
 fn run_tables(args: &TablesArgs) -> Result<(), CliError> {
