@@ -199,11 +199,13 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         }
     }
 
-    /// Whether `node` is a solution: every piece placed, or, when pieces may be left
-    /// over, every cell covered.
+    /// Whether `node` is a solution: every cell covered, with every piece placed unless
+    /// pieces may be left over.
     #[inline(always)]
     pub fn is_leaf(&self, node: Node) -> bool {
-        node.unused == 0 || (self.leftover && self.is_full(node))
+        // Every piece placed is a solution only if the board is full too: the pieces'
+        // area may fall short of the board's.
+        (node.unused == 0 || self.leftover) && self.is_full(node)
     }
 
     /// Whether every board cell is covered.

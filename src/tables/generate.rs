@@ -422,6 +422,8 @@ pub enum GenerateError {
     WindowTooSmall { piece: usize, rows: usize },
     /// More than 32 orientations of a piece (the 3-D cube has 24; nothing else gets near).
     TooLarge,
+    /// A board wider than 64 cells, or with no columns: no row fits the window.
+    BadWidth(usize),
 }
 
 impl std::fmt::Display for GenerateError {
@@ -432,6 +434,10 @@ impl std::fmt::Display for GenerateError {
                 "piece {piece} spans {rows} rows of the search window, more than 64 bits hold at this board width"
             ),
             GenerateError::TooLarge => write!(f, "too many placements for the tables"),
+            GenerateError::BadWidth(w) => write!(
+                f,
+                "a board {w} cells wide does not fit the 64-bit search window (1 to 32 columns)"
+            ),
         }
     }
 }
@@ -514,6 +520,9 @@ pub fn generate_with_only(
     only: Option<(usize, &[Vec<usize>])>,
 ) -> Result<(Tables, Census), GenerateError> {
     let width = board.width;
+    if width == 0 || width * opts.shift_rows > 64 {
+        return Err(GenerateError::BadWidth(width));
+    }
     let shift = opts.shift_rows * width;
     let offsets = board.height.div_ceil(opts.shift_rows);
     let anchors = shift;
@@ -551,12 +560,14 @@ pub fn generate_with_only(
         other_sizes.push(fillable_sizes(&rest));
     }
 
+    // At least one lane group, even with no pieces.
     let slots = orients
         .iter()
         .map(Vec::len)
         .max()
         .unwrap_or(0)
-        .next_multiple_of(4);
+        .next_multiple_of(4)
+        .max(4);
     let groups = offsets * anchors * pieces.len();
     let mut counts = vec![0u8; groups];
     let mut masks = vec![u64::MAX; groups * slots];
