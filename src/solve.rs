@@ -246,10 +246,9 @@ fn solve_rows(
         Err(e) if distinct => return Err(e),
         Err(_) => None,
     };
-    let index_of_copy = |p: usize| -> usize { pieces[..p].iter().map(|q| q.count as usize).sum() };
     let only = symmetry
         .as_ref()
-        .map(|s| (index_of_copy(s.piece as usize), &s.representatives[..]));
+        .map(|s| (s.piece as usize, &s.representatives[..]));
     let opts = Options {
         shift_rows: 2,
         prune: true,
@@ -281,13 +280,20 @@ fn solve_rows(
 
 /// The symmetry group whose classes the search visits once each, and the piece that is
 /// restricted to one placement per orbit to make it so.
+///
+/// It works on tilings labelled by *copy* (see [`Run::tiling`]): copies of a piece are
+/// numbered by their lowest cell, as the search places them, so two solutions are the
+/// same exactly when their copy-labelled tilings are equal.
 struct Symmetry {
-    /// Each symmetry as (cell map, piece map), the identity first.
+    /// Each symmetry as (cell map, piece map over the caller's pieces), identity first.
     group: Vec<(Vec<usize>, Vec<u16>)>,
-    /// The piece (caller's index) every symmetry maps to itself, with one copy.
+    /// The copy of the piece every symmetry maps to itself (it has one copy).
     piece: u16,
     /// Its placements kept: one per orbit, as sorted cell lists, sorted.
     representatives: Vec<Vec<usize>>,
+    /// `owner[copy]` = the caller's piece; `first_copy[piece]` = its first copy.
+    owner: Vec<u16>,
+    first_copy: Vec<u16>,
 }
 
 impl Symmetry {
@@ -340,23 +346,46 @@ impl Symmetry {
         let Some((piece, representatives)) = best else {
             return Err(SolveError::NoSymmetryPiece);
         };
+        let owner: Vec<u16> = pieces
+            .iter()
+            .enumerate()
+            .flat_map(|(i, p)| std::iter::repeat_n(i as u16, p.count as usize))
+            .collect();
+        let first_copy: Vec<u16> = (0..pieces.len())
+            .map(|i| pieces[..i].iter().map(|p| p.count as u16).sum())
+            .collect();
         Ok(Symmetry {
             group,
-            piece: piece as u16,
+            piece: first_copy[piece],
             representatives,
+            owner,
+            first_copy,
         })
     }
 
-    /// The image of a tiling under symmetry `g`.
+    /// The image of a copy-labelled tiling under symmetry `g`, its copies renumbered by
+    /// their lowest cell.
     fn image(&self, g: usize, t: &Tiling) -> Tiling {
         let (cell_map, piece_map) = &self.group[g];
-        let mut image = vec![None; t.len()];
+        let mut moved = vec![None; t.len()];
         for (c, &p) in t.iter().enumerate() {
             if cell_map[c] != usize::MAX {
-                image[cell_map[c]] = p.map(|p| piece_map[p as usize]);
+                moved[cell_map[c]] = p;
             }
         }
-        image
+        let mut next = self.first_copy.clone();
+        let mut renamed: Vec<Option<u16>> = vec![None; self.owner.len()];
+        moved
+            .iter()
+            .map(|&p| {
+                let old = p? as usize;
+                Some(*renamed[old].get_or_insert_with(|| {
+                    let piece = piece_map[self.owner[old] as usize] as usize;
+                    next[piece] += 1;
+                    next[piece] - 1
+                }))
+            })
+            .collect()
     }
 
     /// For a solution with the restricted piece on a representative: whether it is the
@@ -454,14 +483,14 @@ impl Run<'_> {
         Ok(out)
     }
 
-    /// The board a search path draws, in the caller's piece indices.
+    /// The board a search path draws, labelled by copy (search piece index).
     fn tiling<L: Lane, const K: usize>(&self, window: &Window<L, K>, path: &[Step]) -> Tiling {
         let mut t = vec![None; self.cells];
         for step in path {
             let base = step.offset as usize * window.shift as usize;
             let mut mask = window.step_mask(step);
             while mask != 0 {
-                t[base + mask.trailing_zeros() as usize] = Some(self.owner[step.piece as usize]);
+                t[base + mask.trailing_zeros() as usize] = Some(u16::from(step.piece));
                 mask &= mask - 1;
             }
         }
@@ -485,11 +514,17 @@ impl<L: Lane, const K: usize> Visitor for Collector<'_, L, K> {
     #[inline(never)]
     fn solution(&mut self, path: &[Step]) -> bool {
         let keep = self.run.limits.keep;
+        // Solutions leave labelled by the caller's pieces.
+        let owned = |t: Tiling| -> Tiling {
+            t.into_iter()
+                .map(|p| p.map(|c| self.run.owner[c as usize]))
+                .collect()
+        };
         let Some(symmetry) = &self.run.symmetry else {
             self.count += 1;
             self.total += 1;
             if keep {
-                self.found.push(self.run.tiling(self.window, path));
+                self.found.push(owned(self.run.tiling(self.window, path)));
             }
             return self.count >= self.limit;
         };
@@ -503,7 +538,7 @@ impl<L: Lane, const K: usize> Visitor for Collector<'_, L, K> {
         if self.run.distinct {
             self.count += 1;
             if keep {
-                self.found.push(t);
+                self.found.push(owned(t));
             }
         } else {
             self.count += orbit;
@@ -514,7 +549,7 @@ impl<L: Lane, const K: usize> Visitor for Collector<'_, L, K> {
                 images.sort();
                 images.dedup();
                 debug_assert_eq!(images.len(), orbit);
-                self.found.extend(images);
+                self.found.extend(images.into_iter().map(owned));
             }
         }
         self.count >= self.limit
