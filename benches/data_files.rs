@@ -32,7 +32,11 @@ fn bench(c: &mut Criterion) {
             b.iter(|| solve(board, pieces, leftover, limits).unwrap().count)
         });
         group.bench_function(format!("{name}/distinct"), |b| {
-            b.iter(|| solve_distinct(board, pieces, leftover, limits).unwrap().classes)
+            b.iter(|| {
+                solve_distinct(board, pieces, leftover, limits)
+                    .unwrap()
+                    .classes
+            })
         });
     }
     group.finish();

@@ -1,0 +1,420 @@
+//! An independent verifier for tilings of square and hex boards, and a brute-force
+//! enumerator of tilings of small boards.
+//!
+//! It shares no geometry with the library: its own lattice coordinates, rotations,
+//! reflections and normal forms. Only the plain enums `Grid` and `Motion` are borrowed
+//! from the library, to name the grid and how a piece may move.
+//!
+//! Cells are `(row, col)`; board cell `row * width + col`. Square cells have 4
+//! neighbours. Hex boards are offset rows with odd rows shifted half a cell east: the
+//! neighbours of `(r, c)` in row `r + 1` are `c - 1, c` for even `r` and `c, c + 1` for
+//! odd `r`. Internally a cell is a lattice point `(x, y, z)`: `(col, row, 0)` on the
+//! square grid, the cube coordinates `(q, -q - r, r)` with `q = col - floor(r / 2)` on
+//! the hex grid.
+
+use std::collections::BTreeSet;
+
+use polytile::tables::generate::{Grid, Motion};
+
+/// A lattice point; see the module docs.
+pub type Pt = (i32, i32, i32);
+
+/// A piece as the verifier sees it: its `(row, col)` cells as drawn, how it may move and
+/// how many copies there are.
+pub type PieceSpec = (Vec<(usize, usize)>, Motion, u32);
+
+/// The lattice point of cell `(row, col)`.
+pub fn point(grid: Grid, row: usize, col: usize) -> Pt {
+    let (r, c) = (row as i32, col as i32);
+    match grid {
+        Grid::Square => (c, r, 0),
+        Grid::Hex => {
+            let q = c - r.div_euclid(2);
+            (q, -q - r, r)
+        }
+    }
+}
+
+/// The `(row, col)` of a lattice point, which may lie outside any board.
+pub fn cell(grid: Grid, (x, y, z): Pt) -> (i32, i32) {
+    match grid {
+        Grid::Square => (y, x),
+        Grid::Hex => (z, x + z.div_euclid(2)),
+    }
+}
+
+/// Whether two lattice points are neighbours.
+pub fn adjacent(grid: Grid, a: Pt, b: Pt) -> bool {
+    let d = (a.0 - b.0).abs() + (a.1 - b.1).abs() + (a.2 - b.2).abs();
+    match grid {
+        Grid::Square => d == 1,
+        Grid::Hex => d == 2,
+    }
+}
+
+/// The lattice steps to a point's neighbours.
+pub fn steps(grid: Grid) -> Vec<Pt> {
+    match grid {
+        Grid::Square => vec![(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0)],
+        Grid::Hex => vec![
+            (1, -1, 0),
+            (-1, 1, 0),
+            (1, 0, -1),
+            (-1, 0, 1),
+            (0, 1, -1),
+            (0, -1, 1),
+        ],
+    }
+}
+
+/// A quarter turn (square) or sixth of a turn (hex), clockwise.
+fn turn(grid: Grid, (x, y, z): Pt) -> Pt {
+    match grid {
+        Grid::Square => (y, -x, 0),
+        Grid::Hex => (-y, -z, -x),
+    }
+}
+
+/// A mirror: the diagonal `x = y` (square), swapping two cube axes (hex).
+fn mirror(grid: Grid, (x, y, z): Pt) -> Pt {
+    match grid {
+        Grid::Square => (y, x, 0),
+        Grid::Hex => (y, x, z),
+    }
+}
+
+fn turns(grid: Grid) -> usize {
+    match grid {
+        Grid::Square => 4,
+        Grid::Hex => 6,
+    }
+}
+
+/// `shape` sorted and translated so that its smallest point is the origin. Two shapes
+/// are translates of each other exactly when their normal forms are equal.
+pub fn normal(shape: &[Pt]) -> Vec<Pt> {
+    let mut v = shape.to_vec();
+    v.sort_unstable();
+    v.dedup();
+    let Some(&(a, b, c)) = v.first() else {
+        return v;
+    };
+    v.iter().map(|&(x, y, z)| (x - a, y - b, z - c)).collect()
+}
+
+/// The distinct normal forms of the images of `shape` under `motion`.
+pub fn images(grid: Grid, shape: &[Pt], motion: Motion) -> Vec<Vec<Pt>> {
+    let (mirrors, rotations) = match motion {
+        Motion::Free => (2, turns(grid)),
+        Motion::OneSided => (1, turns(grid)),
+        Motion::Fixed => (1, 1),
+    };
+    let mut out: BTreeSet<Vec<Pt>> = BTreeSet::new();
+    for m in 0..mirrors {
+        let mut s: Vec<Pt> = if m == 1 {
+            shape.iter().map(|&p| mirror(grid, p)).collect()
+        } else {
+            shape.to_vec()
+        };
+        for _ in 0..rotations {
+            out.insert(normal(&s));
+            s = s.iter().map(|&p| turn(grid, p)).collect();
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// Equal for two shapes exactly when one moves onto the other under `motion`.
+pub fn canonical(grid: Grid, shape: &[Pt], motion: Motion) -> Vec<Pt> {
+    images(grid, shape, motion).swap_remove(0)
+}
+
+/// Whether `shape` is connected (the empty shape is not).
+pub fn connected(grid: Grid, shape: &[Pt]) -> bool {
+    let Some(&first) = shape.first() else {
+        return false;
+    };
+    let mut seen = vec![first];
+    let mut next = 0;
+    while next < seen.len() {
+        let p = seen[next];
+        next += 1;
+        for &q in shape {
+            if !seen.contains(&q) && adjacent(grid, p, q) {
+                seen.push(q);
+            }
+        }
+    }
+    seen.len() == shape.len()
+}
+
+/// The lattice points of `(row, col)` cells.
+pub fn points(grid: Grid, cells: &[(usize, usize)]) -> Vec<Pt> {
+    cells.iter().map(|&(r, c)| point(grid, r, c)).collect()
+}
+
+/// `(row, col)` cells of a translate of `shape` with its rows and columns starting at 0.
+pub fn to_cells(grid: Grid, shape: &[Pt]) -> Vec<(usize, usize)> {
+    // Translate along the lattice: first to row 0 (on the hex grid keeping `q`, which
+    // is a lattice translation whatever the row parities), then along the row.
+    let min_row = shape.iter().map(|&p| cell(grid, p).0).min().unwrap_or(0);
+    let rc: Vec<(i32, i32)> = shape
+        .iter()
+        .map(|&(x, y, z)| match grid {
+            Grid::Square => cell(grid, (x, y - min_row, z)),
+            Grid::Hex => cell(grid, (x, y + min_row, z - min_row)),
+        })
+        .collect();
+    let min_col = rc.iter().map(|&(_, c)| c).min().unwrap_or(0);
+    let mut out: Vec<(usize, usize)> = rc
+        .iter()
+        .map(|&(r, c)| (r as usize, (c - min_col) as usize))
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+/// Every connected shape of `size` cells, one per class under `motion`, in canonical form.
+pub fn polyforms(grid: Grid, size: usize, motion: Motion) -> Vec<Vec<Pt>> {
+    // Grow fixed shapes (translation classes) cell by cell, then merge classes.
+    let mut fixed: BTreeSet<Vec<Pt>> = BTreeSet::new();
+    fixed.insert(vec![(0, 0, 0)]);
+    for _ in 1..size {
+        let mut grown = BTreeSet::new();
+        for s in &fixed {
+            for &(x, y, z) in s {
+                for (dx, dy, dz) in steps(grid) {
+                    let p = (x + dx, y + dy, z + dz);
+                    if !s.contains(&p) {
+                        let mut t = s.clone();
+                        t.push(p);
+                        grown.insert(normal(&t));
+                    }
+                }
+            }
+        }
+        fixed = grown;
+    }
+    let classes: BTreeSet<Vec<Pt>> = fixed.iter().map(|s| canonical(grid, s, motion)).collect();
+    classes.into_iter().collect()
+}
+
+/// Placements of a shape on a board: the sorted board cells of each distinct placement
+/// of `shape` under `motion`.
+pub fn placements(
+    grid: Grid,
+    width: usize,
+    height: usize,
+    board_cells: &[bool],
+    shape: &[Pt],
+    motion: Motion,
+) -> Vec<Vec<usize>> {
+    let mut out = BTreeSet::new();
+    let index = |p: Pt| -> Option<usize> {
+        let (r, c) = cell(grid, p);
+        if r < 0 || c < 0 || r as usize >= height || c as usize >= width {
+            return None;
+        }
+        let i = r as usize * width + c as usize;
+        board_cells[i].then_some(i)
+    };
+    for img in images(grid, shape, motion) {
+        for anchor in 0..width * height {
+            let (ax, ay, az) = point(grid, anchor / width, anchor % width);
+            let cells: Option<Vec<usize>> = img
+                .iter()
+                .map(|&(x, y, z)| index((ax + x, ay + y, az + z)))
+                .collect();
+            if let Some(mut cells) = cells {
+                cells.sort_unstable();
+                out.insert(cells);
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// Removes from `cells` disjoint translates of `images` until none is left; whether
+/// that is possible.
+fn peel(cells: &mut BTreeSet<Pt>, images: &[Vec<Pt>]) -> bool {
+    // The smallest cell left is the smallest cell of the copy covering it, and every
+    // image has its smallest cell at the origin (the order is translation invariant).
+    let Some(&(a, b, c)) = cells.iter().next() else {
+        return true;
+    };
+    for img in images {
+        let placed: Vec<Pt> = img.iter().map(|&(x, y, z)| (a + x, b + y, c + z)).collect();
+        if placed.iter().all(|p| cells.contains(p)) {
+            placed.iter().for_each(|p| {
+                cells.remove(p);
+            });
+            if peel(cells, images) {
+                return true;
+            }
+            cells.extend(placed);
+        }
+    }
+    false
+}
+
+/// Checks that `tiling` (for each board cell, row-major, the index of the piece on it)
+/// tiles the board with `pieces`:
+///
+/// - hole cells hold `None`, board cells `Some(i)` with `i` a piece index (the board is
+///   fully covered, with or without leftover pieces);
+/// - the cells holding `i` split into disjoint copies of piece `i`, each the piece moved
+///   by a motion `pieces[i]` allows (copies may touch each other);
+/// - piece `i` has exactly `count` copies on the board, at most `count` with
+///   `allow_leftover`.
+pub fn verify_tiling(
+    grid: Grid,
+    width: usize,
+    height: usize,
+    board_cells: &[bool],
+    pieces: &[PieceSpec],
+    tiling: &[Option<u16>],
+    allow_leftover: bool,
+) -> Result<(), String> {
+    let n = width * height;
+    if board_cells.len() != n || tiling.len() != n {
+        return Err(format!(
+            "{} board flags and {} tiling cells for a {width} x {height} board",
+            board_cells.len(),
+            tiling.len()
+        ));
+    }
+    let mut by_piece: Vec<BTreeSet<Pt>> = vec![BTreeSet::new(); pieces.len()];
+    for (i, (&on_board, &t)) in board_cells.iter().zip(tiling).enumerate() {
+        let (row, col) = (i / width, i % width);
+        match (on_board, t) {
+            (false, None) => {}
+            (false, Some(p)) => return Err(format!("hole ({row}, {col}) holds piece {p}")),
+            (true, None) => return Err(format!("cell ({row}, {col}) is not covered")),
+            (true, Some(p)) => {
+                let set = by_piece
+                    .get_mut(p as usize)
+                    .ok_or_else(|| format!("cell ({row}, {col}) holds unknown piece {p}"))?;
+                set.insert(point(grid, row, col));
+            }
+        }
+    }
+    for (i, ((shape, motion, count), mut cells)) in pieces.iter().zip(by_piece).enumerate() {
+        let shape = points(grid, shape);
+        if shape.is_empty() || !connected(grid, &shape) {
+            return Err(format!("piece {i} is empty or not connected"));
+        }
+        if cells.len() % shape.len() != 0 {
+            return Err(format!(
+                "piece {i} covers {} cells, not a multiple of its {}",
+                cells.len(),
+                shape.len()
+            ));
+        }
+        let copies = cells.len() / shape.len();
+        if copies > *count as usize || (!allow_leftover && copies != *count as usize) {
+            return Err(format!(
+                "piece {i} is used {copies} times; it has {count} copies"
+            ));
+        }
+        if !peel(&mut cells, &images(grid, &shape, *motion)) {
+            return Err(format!(
+                "the cells of piece {i} are not {copies} copies of it ({motion:?})"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Every tiling of a small board (at most 64 cells; meant for a dozen) by `pieces`, one
+/// per set of placements (copies of a piece are interchangeable), by plain backtracking:
+/// the lowest uncovered cell is covered by each fitting placement in turn. Every piece
+/// is used exactly `count` times, or at most `count` times with `allow_leftover`; the
+/// board is always fully covered.
+pub fn brute_force(
+    grid: Grid,
+    width: usize,
+    height: usize,
+    board_cells: &[bool],
+    pieces: &[PieceSpec],
+    allow_leftover: bool,
+) -> Vec<Vec<Option<u16>>> {
+    let n = width * height;
+    assert!(n <= 64);
+    // covering[piece][cell] = placements (as masks) of the piece that contain the cell.
+    let mut covering = vec![vec![Vec::new(); n]; pieces.len()];
+    for (i, (shape, motion, _)) in pieces.iter().enumerate() {
+        let shape = points(grid, shape);
+        for p in placements(grid, width, height, board_cells, &shape, *motion) {
+            let mask = p.iter().fold(0u64, |m, &c| m | 1 << c);
+            for &c in &p {
+                covering[i][c].push(mask);
+            }
+        }
+    }
+    let full = (0..n)
+        .filter(|&c| board_cells[c])
+        .fold(0u64, |m, c| m | 1 << c);
+    let mut left: Vec<u32> = pieces.iter().map(|p| p.2).collect();
+    let mut label = vec![None; n];
+    let mut out = Vec::new();
+    search(
+        &covering,
+        full,
+        0,
+        &mut left,
+        &mut label,
+        allow_leftover,
+        &mut out,
+    );
+    out
+}
+
+fn search(
+    covering: &[Vec<Vec<u64>>],
+    full: u64,
+    covered: u64,
+    left: &mut [u32],
+    label: &mut [Option<u16>],
+    allow_leftover: bool,
+    out: &mut Vec<Vec<Option<u16>>>,
+) {
+    let free = full & !covered;
+    if free == 0 {
+        if allow_leftover || left.iter().all(|&l| l == 0) {
+            out.push(label.to_vec());
+        }
+        return;
+    }
+    let cell = free.trailing_zeros() as usize;
+    for piece in 0..covering.len() {
+        if left[piece] == 0 {
+            continue;
+        }
+        for &mask in &covering[piece][cell] {
+            if mask & covered != 0 {
+                continue;
+            }
+            let mut m = mask;
+            while m != 0 {
+                label[m.trailing_zeros() as usize] = Some(piece as u16);
+                m &= m - 1;
+            }
+            left[piece] -= 1;
+            search(
+                covering,
+                full,
+                covered | mask,
+                left,
+                label,
+                allow_leftover,
+                out,
+            );
+            left[piece] += 1;
+            let mut m = mask;
+            while m != 0 {
+                label[m.trailing_zeros() as usize] = None;
+                m &= m - 1;
+            }
+        }
+    }
+}

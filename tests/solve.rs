@@ -1,0 +1,913 @@
+//! The general solve path (`polytile::solve`) against known counts, an independent
+//! tiling verifier (`tests/common/tiling.rs`, its own square and hex geometry) and a
+//! brute-force enumerator on small boards.
+//!
+//! Known counts (all solutions, rotations and reflections of the board counted as
+//! different), as listed in `../shared/known-counts.md`:
+//! - 12 free pentominoes: 6x10 9,356; 5x12 4,040; 4x15 1,472; 3x20 8 (Wikipedia
+//!   "Pentomino"; Polyform Puzzler); 8x8 minus the central 2x2 520 (Dana Scott, 1958;
+//!   Wikipedia).
+//! - 18 one-sided pentominoes on 3x30: 184 (Polyform Puzzler).
+//! - 7 free tetrahexes on the 7x4 parallelogram: 18 (Polyform Puzzler).
+//! - the meteor (10 pentahexes on the 5x10 hex board): 2,098 (Benchmarks Game
+//!   meteor-contest reference output `2098_out`).
+//! - domino tilings of 2 x n rectangles: Fibonacci numbers (1, 2, 3, 5, 8, 13); of 3x4:
+//!   11; of 4x4: 36 (OEIS A000045, A001835, A004003).
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::tiling::{self, brute_force, verify_tiling, PieceSpec, Pt};
+use polytile::solve::{solve, Limits, Outcome, SolveError, Tiling};
+use polytile::tables::generate::{self, Board, Grid, Motion, Piece};
+
+// ---------------------------------------------------------------------------------
+// Puzzles in two forms: the library's and the verifier's.
+
+/// A board and pieces, as the library takes them and as the verifier takes them.
+#[derive(Clone, Debug)]
+struct Puzzle {
+    board: Board,
+    pieces: Vec<Piece>,
+    specs: Vec<PieceSpec>,
+}
+
+impl Puzzle {
+    fn new(board: Board) -> Puzzle {
+        Puzzle {
+            board,
+            pieces: Vec::new(),
+            specs: Vec::new(),
+        }
+    }
+
+    /// Adds a piece given by its `(row, col)` cells on the board's grid.
+    fn add(&mut self, name: &str, cells: &[(usize, usize)], motion: Motion, count: u32) {
+        let grid = self.board.grid;
+        let lattice: Vec<_> = cells.iter().map(|&(r, c)| grid.lattice(r, c)).collect();
+        self.pieces.push(Piece {
+            name: name.into(),
+            cells: generate::normalise(&lattice),
+            motion,
+            count,
+        });
+        self.specs.push((cells.to_vec(), motion, count));
+    }
+
+    fn run(&self, leftover: bool, limits: Limits) -> Outcome {
+        solve(&self.board, &self.pieces, leftover, limits)
+            .unwrap_or_else(|e| panic!("solve failed: {e}"))
+    }
+
+    fn count(&self, threads: usize) -> usize {
+        self.run(
+            false,
+            Limits {
+                threads,
+                ..Limits::default()
+            },
+        )
+        .count
+    }
+
+    fn solutions(&self, leftover: bool, limit: usize, threads: usize) -> Vec<Tiling> {
+        let out = self.run(
+            leftover,
+            Limits {
+                limit,
+                keep: true,
+                threads,
+                stats: false,
+            },
+        );
+        assert_eq!(out.count, out.solutions.len(), "count and kept solutions");
+        out.solutions
+    }
+
+    fn verify(&self, t: &[Option<u16>], leftover: bool) -> Result<(), String> {
+        let b = &self.board;
+        verify_tiling(
+            b.grid,
+            b.width,
+            b.height,
+            &b.cells,
+            &self.specs,
+            t,
+            leftover,
+        )
+    }
+
+    fn verify_all(&self, solutions: &[Tiling], leftover: bool) {
+        for t in solutions {
+            if let Err(e) = self.verify(t, leftover) {
+                panic!("invalid tiling {}: {e}", show(&self.board, t));
+            }
+        }
+        let distinct: BTreeSet<&Tiling> = solutions.iter().collect();
+        assert_eq!(distinct.len(), solutions.len(), "a tiling found twice");
+    }
+
+    fn brute_force(&self, leftover: bool) -> Vec<Tiling> {
+        let b = &self.board;
+        brute_force(b.grid, b.width, b.height, &b.cells, &self.specs, leftover)
+    }
+}
+
+/// A tiling drawn row by row (row 0 first), pieces as letters, holes as `.`.
+fn show(board: &Board, t: &Tiling) -> String {
+    t.chunks(board.width)
+        .map(|row| {
+            row.iter()
+                .map(|c| c.map_or('.', |p| (b'A' + (p % 26) as u8) as char))
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The `(row, col)` cells of a drawing: rows separated by `/`, `#` for a cell.
+fn drawing(text: &str) -> Vec<(usize, usize)> {
+    text.split('/')
+        .enumerate()
+        .flat_map(|(r, line)| {
+            line.chars()
+                .enumerate()
+                .filter(|&(_, ch)| ch == '#')
+                .map(move |(c, _)| (r, c))
+        })
+        .collect()
+}
+
+/// `cells` mirrored left to right.
+fn mirrored(cells: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let w = cells.iter().map(|&(_, c)| c).max().unwrap();
+    cells.iter().map(|&(r, c)| (r, w - c)).collect()
+}
+
+fn board_with_holes(grid: Grid, width: usize, height: usize, holes: &[(usize, usize)]) -> Board {
+    let mut b = Board::rectangle(grid, width, height);
+    for &(r, c) in holes {
+        b.cells[r * width + c] = false;
+    }
+    b
+}
+
+const PENTOMINOES: [(&str, &str); 12] = [
+    ("F", ".##/##./.#."),
+    ("I", "#####"),
+    ("L", "####/#..."),
+    ("N", "##../.###"),
+    ("P", "##/##/#."),
+    ("T", "###/.#./.#."),
+    ("U", "#.#/###"),
+    ("V", "#../#../###"),
+    ("W", "#../##./.##"),
+    ("X", ".#./###/.#."),
+    ("Y", "####/.#.."),
+    ("Z", "##./.#./.##"),
+];
+
+/// The pentominoes that differ from their mirror image.
+const CHIRAL: [&str; 6] = ["F", "L", "N", "P", "Y", "Z"];
+
+fn free_pentominoes(board: Board) -> Puzzle {
+    let mut p = Puzzle::new(board);
+    for (name, d) in PENTOMINOES {
+        p.add(name, &drawing(d), Motion::Free, 1);
+    }
+    p
+}
+
+fn one_sided_pentominoes(board: Board) -> Puzzle {
+    let mut p = Puzzle::new(board);
+    for (name, d) in PENTOMINOES {
+        p.add(name, &drawing(d), Motion::OneSided, 1);
+        if CHIRAL.contains(&name) {
+            p.add(
+                &format!("{name}'"),
+                &mirrored(&drawing(d)),
+                Motion::OneSided,
+                1,
+            );
+        }
+    }
+    p
+}
+
+fn square(width: usize, height: usize) -> Board {
+    Board::rectangle(Grid::Square, width, height)
+}
+
+fn limits(threads: usize) -> Limits {
+    Limits {
+        threads,
+        ..Limits::default()
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// The verifier and the brute force themselves.
+
+#[test]
+fn verifier_hex_adjacency_matches_euclidean_geometry() {
+    // Centres in half cell widths: x = 2 * col + row % 2, rows sqrt(3)/2 cell widths
+    // apart; two hexes touch when their centres are one cell width apart.
+    let (w, h) = (6, 7);
+    for a in 0..w * h {
+        for b in 0..w * h {
+            let centre = |i: usize| ((2 * (i % w) + (i / w) % 2) as i64, (i / w) as i64);
+            let ((xa, ya), (xb, yb)) = (centre(a), centre(b));
+            let touch = (xa - xb).pow(2) + 3 * (ya - yb).pow(2) == 4;
+            let (pa, pb) = (
+                tiling::point(Grid::Hex, a / w, a % w),
+                tiling::point(Grid::Hex, b / w, b % w),
+            );
+            assert_eq!(tiling::adjacent(Grid::Hex, pa, pb), touch, "{a} {b}");
+            let sq = (a / w).abs_diff(b / w) + (a % w).abs_diff(b % w) == 1;
+            let (qa, qb) = (
+                tiling::point(Grid::Square, a / w, a % w),
+                tiling::point(Grid::Square, b / w, b % w),
+            );
+            assert_eq!(tiling::adjacent(Grid::Square, qa, qb), sq, "{a} {b}");
+        }
+    }
+}
+
+#[test]
+fn verifier_polyform_counts_are_the_known_ones() {
+    // Free / one-sided / fixed polyominoes of 1..=5 cells (OEIS A000105, A000988,
+    // A001168) and polyhexes (A000228, A006535, A001207).
+    let square = [(1, 1, 1), (1, 1, 2), (2, 2, 6), (5, 7, 19), (12, 18, 63)];
+    let hex = [(1, 1, 1), (1, 1, 3), (3, 3, 11), (7, 10, 44), (22, 33, 186)];
+    for (grid, table) in [(Grid::Square, square), (Grid::Hex, hex)] {
+        for (n, &(free, one_sided, fixed)) in table.iter().enumerate() {
+            let size = n + 1;
+            assert_eq!(tiling::polyforms(grid, size, Motion::Free).len(), free);
+            let os = tiling::polyforms(grid, size, Motion::OneSided).len();
+            assert_eq!(os, one_sided, "{grid:?} {size}");
+            assert_eq!(tiling::polyforms(grid, size, Motion::Fixed).len(), fixed);
+        }
+    }
+}
+
+#[test]
+fn drawn_pentominoes_are_the_12_free_and_18_one_sided() {
+    let g = Grid::Square;
+    let drawn: BTreeSet<Vec<Pt>> = PENTOMINOES
+        .iter()
+        .map(|(_, d)| tiling::canonical(g, &tiling::points(g, &drawing(d)), Motion::Free))
+        .collect();
+    let all: BTreeSet<Vec<Pt>> = tiling::polyforms(g, 5, Motion::Free).into_iter().collect();
+    assert_eq!(drawn, all);
+    let p = one_sided_pentominoes(square(3, 30));
+    let one_sided: BTreeSet<Vec<Pt>> = p
+        .specs
+        .iter()
+        .map(|(cells, m, _)| tiling::canonical(g, &tiling::points(g, cells), *m))
+        .collect();
+    let all: BTreeSet<Vec<Pt>> = tiling::polyforms(g, 5, Motion::OneSided)
+        .into_iter()
+        .collect();
+    assert_eq!(p.specs.len(), 18);
+    assert_eq!(one_sided, all);
+}
+
+#[test]
+fn verifier_rejects_broken_tilings() {
+    // Two L trominoes on a 2 x 3 board, as one copy each of two pieces and as two copies
+    // of one piece.
+    let l = drawing("##/#.");
+    let good: Tiling = [0, 0, 1, 0, 1, 1].map(Some).to_vec();
+    let mut p = Puzzle::new(square(3, 2));
+    p.add("a", &l, Motion::Free, 1);
+    p.add("b", &l, Motion::Free, 1);
+    p.verify(&good, false).unwrap();
+    let mut fixed = p.clone();
+    fixed.specs[1].1 = Motion::Fixed;
+    assert!(fixed.verify(&good, false).is_err(), "needs a half turn");
+    fixed.specs[1].1 = Motion::OneSided;
+    fixed.verify(&good, false).unwrap();
+    // A mirror image is not a rotation: the S and Z tetrominoes.
+    let mut s = Puzzle::new(square(3, 2));
+    s.add("s", &drawing("##./.##"), Motion::OneSided, 1);
+    s.verify(&[0, 0, 1, 1, 0, 0].map(Some), true).unwrap_err();
+    s.verify(&[0, 0, 0, 0, 0, 1].map(Some), true).unwrap_err();
+    s.verify(&[None, Some(0), Some(0), Some(0), Some(0), None], false)
+        .unwrap_err();
+    s.board.cells = vec![true, true, false, false, true, true];
+    s.verify(&[Some(0), Some(0), None, None, Some(0), Some(0)], false)
+        .unwrap();
+
+    let mut two = Puzzle::new(square(3, 2));
+    two.add("l", &l, Motion::Free, 2);
+    two.verify(&[0; 6].map(Some), false).unwrap();
+    let mut broken = good.clone();
+    broken[2] = Some(0);
+    broken[3] = Some(1);
+    assert!(p.verify(&broken, false).is_err(), "shapes broken");
+    assert!(p.verify(&[0; 6].map(Some), false).is_err(), "b unused");
+    p.verify(&[0; 6].map(Some), true).unwrap_err();
+    let mut uncovered = good.clone();
+    uncovered[5] = None;
+    assert!(p.verify(&uncovered, true).is_err(), "uncovered cell");
+    assert!(p.verify(&good[..5], false).is_err(), "short tiling");
+    let mut holey = p.clone();
+    holey.board.cells[5] = false;
+    assert!(holey.verify(&good, false).is_err(), "hole covered");
+    assert!(p.verify(&[0, 0, 2, 0, 2, 2].map(Some), false).is_err());
+    // Two copies of one piece that touch: a 2 x 2 square of dominoes is fine, three
+    // cells of a domino are not.
+    let mut d = Puzzle::new(square(2, 2));
+    d.add("d", &[(0, 0), (0, 1)], Motion::Free, 2);
+    d.verify(&[Some(0); 4], false).unwrap();
+    d.board = square(3, 1);
+    assert!(d.verify(&[Some(0); 3], true).is_err());
+    // A hex piece is congruent only through hex motions: a straight line of three
+    // hexes on rows 0..3 zig-zags in offset columns.
+    let mut h = Puzzle::new(Board::rectangle(Grid::Hex, 2, 3));
+    h.add("i", &[(0, 0), (0, 1)], Motion::Free, 3);
+    h.verify(&[0; 6].map(Some), false).unwrap();
+    let mut h3 = Puzzle::new(Board::rectangle(Grid::Hex, 1, 3));
+    h3.add("i", &[(0, 0), (0, 1), (0, 2)], Motion::Free, 1);
+    assert!(
+        h3.verify(&[Some(0); 3], false).is_err(),
+        "bent on the hex grid"
+    );
+    h3.specs[0].0 = vec![(0, 0), (1, 0), (2, 0)];
+    h3.verify(&[Some(0); 3], false).unwrap();
+}
+
+#[test]
+fn brute_force_counts_domino_tilings() {
+    let domino = vec![(0, 0), (0, 1)];
+    for (w, h, copies, expected) in [
+        (2, 1, 1, 1),
+        (2, 2, 2, 2),
+        (2, 3, 3, 3),
+        (2, 4, 4, 5),
+        (2, 5, 5, 8),
+        (2, 6, 6, 13),
+        (3, 4, 6, 11),
+        (4, 4, 8, 36),
+    ] {
+        let mut p = Puzzle::new(square(w, h));
+        p.add("d", &domino, Motion::Free, copies);
+        let bf = p.brute_force(false);
+        assert_eq!(bf.len(), expected, "{w} x {h}");
+        // ... and the solver.
+        let mut p2 = p.clone();
+        p2.board = square(h, w);
+        assert_eq!(p.count(1), expected, "{w} x {h}");
+        assert_eq!(p2.count(2), expected, "{h} x {w}");
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Known counts.
+
+/// Counts all solutions, and verifies all of them (`verify_all`) or the first 200.
+fn check_pentominoes(width: usize, height: usize, expected: usize, verify_all: bool) {
+    let p = free_pentominoes(square(width, height));
+    if verify_all {
+        let sols = p.solutions(false, usize::MAX, 2);
+        assert_eq!(sols.len(), expected, "{width} x {height}");
+        p.verify_all(&sols, false);
+    } else {
+        assert_eq!(p.count(2), expected, "{width} x {height}");
+        let sols = p.solutions(false, 200, 2);
+        assert_eq!(sols.len(), 200.min(expected));
+        p.verify_all(&sols, false);
+    }
+}
+
+#[test]
+fn pentominoes_6x10_both_ways() {
+    check_pentominoes(6, 10, 9356, false);
+    check_pentominoes(10, 6, 9356, false);
+}
+
+#[test]
+fn pentominoes_5x12_both_ways() {
+    check_pentominoes(5, 12, 4040, false);
+    check_pentominoes(12, 5, 4040, false);
+}
+
+#[test]
+fn pentominoes_4x15_both_ways() {
+    check_pentominoes(4, 15, 1472, true);
+    check_pentominoes(15, 4, 1472, true);
+}
+
+#[test]
+fn pentominoes_3x20_both_ways() {
+    check_pentominoes(3, 20, 8, true);
+    check_pentominoes(20, 3, 8, true);
+}
+
+#[test]
+fn transposed_board_gives_the_transposed_solutions() {
+    let tall = free_pentominoes(square(3, 20)).solutions(false, usize::MAX, 1);
+    let wide = free_pentominoes(square(20, 3)).solutions(false, usize::MAX, 1);
+    let transpose = |t: &Tiling| -> Tiling { (0..60).map(|i| t[(i % 3) * 20 + i / 3]).collect() };
+    let a: BTreeSet<Tiling> = tall.iter().cloned().collect();
+    let b: BTreeSet<Tiling> = wide.iter().map(transpose).collect();
+    assert_eq!(a, b);
+}
+
+#[test]
+fn pentominoes_8x8_without_the_centre() {
+    let holes = [(3, 3), (3, 4), (4, 3), (4, 4)];
+    let p = free_pentominoes(board_with_holes(Grid::Square, 8, 8, &holes));
+    let sols = p.solutions(false, usize::MAX, 2);
+    assert_eq!(sols.len(), 520);
+    p.verify_all(&sols, false);
+}
+
+#[test]
+fn one_sided_pentominoes_3x30_both_ways() {
+    // 90 cells: more than the 64-bit window holds, so the window moves.
+    for (w, h) in [(3, 30), (30, 3)] {
+        let p = one_sided_pentominoes(square(w, h));
+        let sols = p.solutions(false, usize::MAX, 2);
+        assert_eq!(sols.len(), 184, "{w} x {h}");
+        p.verify_all(&sols, false);
+    }
+}
+
+#[test]
+fn tetrahexes_on_the_7x4_parallelogram() {
+    let g = Grid::Hex;
+    let shapes = tiling::polyforms(g, 4, Motion::Free);
+    assert_eq!(shapes.len(), 7);
+    // Axial q in 0..7, r in 0..4: offset rows 0 and 1 are columns 0..7, rows 2 and 3
+    // columns 1..8 of an 8-wide board.
+    let mut board = Board::rectangle(g, 8, 4);
+    for r in 0..4 {
+        for c in 0..8 {
+            board.cells[r * 8 + c] = (r / 2..r / 2 + 7).contains(&c);
+        }
+    }
+    let mut p = Puzzle::new(board);
+    for (i, s) in shapes.iter().enumerate() {
+        p.add(&i.to_string(), &tiling::to_cells(g, s), Motion::Free, 1);
+    }
+    let sols = p.solutions(false, usize::MAX, 2);
+    assert_eq!(sols.len(), 18);
+    p.verify_all(&sols, false);
+    assert_eq!(p.count(1), 18);
+}
+
+#[test]
+fn meteor_through_the_generic_path() {
+    use polytile::meteor::all_solutions_from;
+    let board = generate::meteor_board();
+    let pieces = generate::meteor_pieces();
+    let out = solve(&board, &pieces, false, limits(2)).unwrap();
+    assert_eq!(out.count, common::ALL_SOLUTIONS);
+    let kept = solve(
+        &board,
+        &pieces,
+        false,
+        Limits {
+            keep: true,
+            ..limits(2)
+        },
+    )
+    .unwrap();
+    assert_eq!(kept.count, common::ALL_SOLUTIONS);
+    let digits = |t: &Tiling| -> [u8; 50] {
+        let v: Vec<u8> = t.iter().map(|c| b'0' + c.unwrap() as u8).collect();
+        v.try_into().unwrap()
+    };
+    let generic: BTreeSet<[u8; 50]> = kept.solutions.iter().map(digits).collect();
+    assert_eq!(generic.len(), common::ALL_SOLUTIONS);
+    let baked: BTreeSet<[u8; 50]> = all_solutions_from(&generate::meteor_tables(true, true).0, 2)
+        .into_iter()
+        .collect();
+    assert_eq!(generic, baked);
+    let shapes = common::verify::reference_shapes();
+    for b in &generic {
+        common::verify::verify_with(b, &shapes).unwrap();
+    }
+    // And with this verifier, from the library's own description of the pieces.
+    let mut p = Puzzle::new(board);
+    for (i, cells) in generate::METEOR_PIECE_CELLS.iter().enumerate() {
+        p.add(&i.to_string(), cells, Motion::Free, 1);
+    }
+    p.verify_all(&kept.solutions, false);
+}
+
+// ---------------------------------------------------------------------------------
+// Copies, leftovers and brute force.
+
+#[test]
+fn copies_are_interchangeable() {
+    let mut p = Puzzle::new(square(2, 2));
+    p.add("d", &[(0, 0), (0, 1)], Motion::Free, 2);
+    assert_eq!(p.count(1), 2);
+    let mut p = Puzzle::new(square(4, 2));
+    p.add("d", &[(0, 0), (0, 1)], Motion::Free, 4);
+    assert_eq!(p.count(1), 5);
+    let sols = p.solutions(false, usize::MAX, 2);
+    assert_eq!(sols.len(), 5);
+    // Copies share an index, so all five tilings draw the same.
+    for t in &sols {
+        p.verify(t, false).unwrap();
+        assert_eq!(*t, vec![Some(0); 8]);
+    }
+    let mut p = Puzzle::new(square(4, 2));
+    p.add("d", &[(0, 0), (0, 1)], Motion::Free, 2);
+    p.add("e", &[(0, 0), (0, 1)], Motion::Free, 2);
+    // Each of the 5 placement sets, with 2 of its 4 dominoes called e: 5 * 6 = 30.
+    assert_eq!(p.count(2), 30);
+    assert_eq!(p.brute_force(false).len(), 30);
+}
+
+/// The library's solutions and the brute force's, as sorted lists (the same tiling may
+/// occur more than once when copies of a piece touch).
+fn compare_with_brute_force(p: &Puzzle, leftover: bool) -> Result<usize, String> {
+    let mut bf = p.brute_force(leftover);
+    bf.sort();
+    for threads in [1, 2] {
+        let out = solve(
+            &p.board,
+            &p.pieces,
+            leftover,
+            Limits {
+                keep: true,
+                ..limits(threads)
+            },
+        )
+        .map_err(|e| format!("solve error {e}"))?;
+        let mut lib = out.solutions;
+        for t in &lib {
+            p.verify(t, leftover)
+                .map_err(|e| format!("invalid tiling {}: {e}", show(&p.board, t)))?;
+        }
+        if out.count != lib.len() {
+            return Err(format!("count {} but {} kept", out.count, lib.len()));
+        }
+        lib.sort();
+        if lib != bf {
+            let extra: Vec<String> = lib
+                .iter()
+                .filter(|t| !bf.contains(t))
+                .take(3)
+                .map(|t| show(&p.board, t))
+                .collect();
+            let missing: Vec<String> = bf
+                .iter()
+                .filter(|t| !lib.contains(t))
+                .take(3)
+                .map(|t| show(&p.board, t))
+                .collect();
+            return Err(format!(
+                "threads {threads}: library {} tilings, brute force {}; extra {extra:?}, missing {missing:?}",
+                lib.len(),
+                bf.len()
+            ));
+        }
+    }
+    Ok(bf.len())
+}
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+    }
+}
+
+/// How the piece area of a random case compares with the board's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Area {
+    Equal,
+    More,
+    Less,
+}
+
+/// A random board of at most 12 cells (some of them holes) and random connected pieces
+/// of 1 to 4 cells with random motions and copies, whose total area is as asked.
+fn random_puzzle(rng: &mut Rng, area: Area) -> Puzzle {
+    let grid = if rng.below(2) == 0 {
+        Grid::Square
+    } else {
+        Grid::Hex
+    };
+    let (w, h) = loop {
+        let (w, h) = (1 + rng.below(6), 1 + rng.below(6));
+        if (3..=12).contains(&(w * h)) {
+            break (w, h);
+        }
+    };
+    let mut board = Board::rectangle(grid, w, h);
+    for c in board.cells.iter_mut() {
+        *c = rng.below(6) != 0;
+    }
+    board.cells[rng.below(w * h)] = true;
+    let n = board.cells.iter().filter(|&&c| c).count();
+    let target = match area {
+        Area::Equal => n,
+        Area::More => n + 1 + rng.below(4),
+        Area::Less if n > 1 => n - 1 - rng.below((n - 1).min(2)),
+        Area::Less => return random_puzzle(rng, area),
+    };
+    let mut p = Puzzle::new(board);
+    let mut covered = 0;
+    while covered < target {
+        let size = (1 + rng.below(4)).min(target - covered);
+        let mut shape: Vec<Pt> = vec![(0, 0, 0)];
+        while shape.len() < size {
+            let (x, y, z) = shape[rng.below(shape.len())];
+            let steps = tiling::steps(grid);
+            let (dx, dy, dz) = steps[rng.below(steps.len())];
+            let q = (x + dx, y + dy, z + dz);
+            if !shape.contains(&q) {
+                shape.push(q);
+            }
+        }
+        let motion = [Motion::Free, Motion::OneSided, Motion::Fixed][rng.below(3)];
+        let count = (1 + rng.below(3)).min((target - covered) / size);
+        covered += size * count;
+        let name = p.pieces.len().to_string();
+        p.add(&name, &tiling::to_cells(grid, &shape), motion, count as u32);
+    }
+    p
+}
+
+/// Runs `cases` random puzzles against the brute force; panics listing the failures.
+fn random_against_brute_force(seed: u64, cases: usize, area: Area, leftover: bool) -> usize {
+    let mut rng = Rng(seed);
+    let mut failures = Vec::new();
+    let mut solved = 0;
+    for case in 0..cases {
+        let p = random_puzzle(&mut rng, area);
+        match compare_with_brute_force(&p, leftover) {
+            Ok(n) => solved += usize::from(n > 0),
+            Err(e) => failures.push(format!("case {case}: {p:?}\n  {e}")),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {cases} cases fail:\n{}",
+        failures.len(),
+        failures[..failures.len().min(3)].join("\n")
+    );
+    solved
+}
+
+#[test]
+fn random_small_puzzles_match_brute_force() {
+    let solved = random_against_brute_force(0x5eed_0001, 300, Area::Equal, false);
+    assert!(solved >= 50, "only {solved} cases had a tiling");
+}
+
+#[test]
+fn random_small_puzzles_with_leftover_match_brute_force() {
+    let solved = random_against_brute_force(0x5eed_0002, 300, Area::More, true);
+    assert!(solved >= 50, "only {solved} cases had a tiling");
+}
+
+#[test]
+fn random_small_puzzles_with_leftover_allowed_but_equal_area_match_brute_force() {
+    random_against_brute_force(0x5eed_0003, 200, Area::Equal, true);
+}
+
+#[test]
+fn random_small_puzzles_with_too_much_area_have_no_exact_tiling() {
+    random_against_brute_force(0x5eed_0004, 200, Area::More, false);
+}
+
+#[test]
+fn random_small_puzzles_with_too_little_area_have_no_tiling() {
+    random_against_brute_force(0x5eed_0005, 200, Area::Less, false);
+}
+
+#[test]
+fn random_small_puzzles_with_too_little_area_and_leftover_have_no_tiling() {
+    random_against_brute_force(0x5eed_0006, 200, Area::Less, true);
+}
+
+#[test]
+fn leftover_counts() {
+    // 2 x 3 with an L tromino and three dominoes to spare (one is left over), and with
+    // two monominoes besides.
+    let mut p = Puzzle::new(square(3, 2));
+    p.add("l", &drawing("##/#."), Motion::Free, 1);
+    p.add("d", &[(0, 0), (0, 1)], Motion::Free, 3);
+    // The L cannot be used (3 + 2k is never 6): the 3 domino tilings, the L left over.
+    assert_eq!(p.brute_force(true).len(), 3);
+    compare_with_brute_force(&p, true).unwrap();
+    assert_eq!(p.count(1), 0, "without leftover the areas differ");
+    p.add("m", &[(0, 0)], Motion::Free, 2);
+    compare_with_brute_force(&p, true).unwrap();
+    // All twelve pentominoes on 5 x 11 (one left over): verified.
+    let p = free_pentominoes(square(5, 11));
+    let out = p.run(
+        true,
+        Limits {
+            limit: 300,
+            keep: true,
+            ..limits(2)
+        },
+    );
+    assert_eq!(out.count, 300);
+    p.verify_all(&out.solutions, true);
+}
+
+#[test]
+fn incomplete_board_is_not_a_solution() {
+    // A column of 4 cells with a hole in row 2 and two monominoes: area 2 on 3 cells, so
+    // no tiling, with or without leftover. (The regions left after the first monomino,
+    // rows 1 and 3, can each be filled by the other monomino, just not both.)
+    let mut p = Puzzle::new(board_with_holes(Grid::Square, 1, 4, &[(2, 0)]));
+    p.add("m", &[(0, 0)], Motion::Free, 2);
+    assert!(p.brute_force(false).is_empty());
+    for leftover in [false, true] {
+        let out = p.run(
+            leftover,
+            Limits {
+                keep: true,
+                ..limits(1)
+            },
+        );
+        assert_eq!(
+            out.count,
+            0,
+            "leftover {leftover}: {:?}",
+            out.solutions
+                .iter()
+                .map(|t| show(&p.board, t))
+                .collect::<Vec<_>>()
+        );
+    }
+}
+
+#[test]
+fn leftover_solutions_are_counted_once() {
+    // A 1 x 2 board, a domino and an L tromino that cannot be used: one tiling. The
+    // board and pieces are symmetric under the half turn, and the L has no orientation
+    // that is its own half turn.
+    let mut p = Puzzle::new(square(1, 2));
+    p.add("d", &[(0, 0), (1, 0)], Motion::Free, 1);
+    p.add("l", &drawing("##/#."), Motion::Free, 1);
+    assert_eq!(p.brute_force(true).len(), 1);
+    assert_eq!(p.run(true, limits(1)).count, 1);
+    let sols = p.solutions(true, usize::MAX, 1);
+    assert_eq!(sols, vec![vec![Some(0); 2]]);
+}
+
+#[test]
+fn boards_with_more_than_64_open_cells() {
+    // A column of 69 cells and 23 straight trominoes: one tiling. After the first piece
+    // 66 cells are left open, more than the 64-bit window holds.
+    for h in [63, 66, 69, 72] {
+        for (w, h) in [(1, h), (h, 1)] {
+            let mut p = Puzzle::new(square(w, h));
+            p.add(
+                "i",
+                &[(0, 0), (0, 1), (0, 2)],
+                Motion::Free,
+                (w * h / 3) as u32,
+            );
+            let sols = p.solutions(false, usize::MAX, 2);
+            assert_eq!(sols.len(), 1, "{w} x {h}");
+            p.verify_all(&sols, false);
+        }
+    }
+}
+
+#[test]
+fn errors_do_not_panic() {
+    // More area than the board, no leftover: nothing.
+    let mut p = Puzzle::new(square(2, 2));
+    p.add("d", &[(0, 0), (0, 1)], Motion::Free, 3);
+    assert_eq!(p.count(1), 0);
+    // Less area than the board.
+    let mut p = Puzzle::new(square(2, 2));
+    p.add("d", &[(0, 0), (0, 1)], Motion::Free, 1);
+    assert_eq!(p.count(1), 0);
+    assert_eq!(p.run(true, limits(1)).count, 0);
+    // Too many pieces.
+    let mono = Piece {
+        name: "m".into(),
+        cells: vec![(0, 0)],
+        motion: Motion::Free,
+        count: 33,
+    };
+    let r = solve(&square(3, 11), &[mono], false, Limits::default());
+    assert_eq!(r.unwrap_err(), SolveError::TooManyPieces(33));
+    // A piece too long for the window on a wide hex board (hex boards are not
+    // transposed): 20 columns leave 3 rows in 64 bits.
+    let mut p = Puzzle::new(Board::rectangle(Grid::Hex, 20, 5));
+    p.add(
+        "i",
+        &[(0, 0), (1, 0), (2, 1), (3, 1), (4, 2)],
+        Motion::Free,
+        20,
+    );
+    assert!(matches!(
+        solve(&p.board, &p.pieces, false, Limits::default()),
+        Err(SolveError::Tables(_))
+    ));
+}
+
+#[test]
+fn no_pieces_does_not_panic() {
+    // No pieces, or only pieces with no copies: nothing tiles a non-empty board. An
+    // error would do as well as no solutions; a panic would not.
+    let mut zero = Puzzle::new(square(2, 2));
+    zero.add("m", &[(0, 0)], Motion::Free, 0);
+    for pieces in [&[][..], &zero.pieces[..]] {
+        for leftover in [false, true] {
+            match solve(&square(2, 2), pieces, leftover, Limits::default()) {
+                Ok(out) => assert_eq!(out.count, 0),
+                Err(e) => eprintln!("no pieces: {e}"),
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Limits, threads and statistics.
+
+#[test]
+fn threads_and_limits_give_the_same_solutions() {
+    let p = free_pentominoes(square(6, 10));
+    let one = p.solutions(false, 100, 1);
+    let two = p.solutions(false, 100, 2);
+    assert_eq!(one.len(), 100);
+    assert_eq!(one, two);
+    p.verify_all(&one, false);
+    // A limit takes the first solutions of the search order.
+    for (w, h) in [(3, 20), (20, 3)] {
+        let p = free_pentominoes(square(w, h));
+        let all = p.solutions(false, usize::MAX, 1);
+        assert_eq!(all, p.solutions(false, usize::MAX, 2));
+        for limit in [0, 1, 2, 3, 7, 8, 9, 1000] {
+            for threads in [1, 2] {
+                let some = p.solutions(false, limit, threads);
+                assert_eq!(some, all[..limit.min(all.len())], "limit {limit}");
+                let n = p.run(
+                    false,
+                    Limits {
+                        limit,
+                        ..limits(threads)
+                    },
+                );
+                assert_eq!(n.count, limit.min(8), "limit {limit} threads {threads}");
+            }
+        }
+    }
+    // Same on a hex board, whose symmetry the solver may exploit.
+    let shapes = tiling::polyforms(Grid::Hex, 4, Motion::Free);
+    let mut p = Puzzle::new(Board::rectangle(Grid::Hex, 4, 7));
+    for (i, s) in shapes.iter().enumerate() {
+        p.add(
+            &i.to_string(),
+            &tiling::to_cells(Grid::Hex, s),
+            Motion::Free,
+            1,
+        );
+    }
+    let all = p.solutions(false, usize::MAX, 1);
+    p.verify_all(&all, false);
+    assert_eq!(all, p.solutions(false, usize::MAX, 2));
+    for limit in [1, 3, all.len() + 1] {
+        assert_eq!(
+            p.solutions(false, limit, 2),
+            all[..limit.min(all.len())],
+            "limit {limit}"
+        );
+    }
+}
+
+#[test]
+fn stats_count_nodes() {
+    let p = free_pentominoes(square(4, 15));
+    let with = |threads, stats| {
+        p.run(
+            false,
+            Limits {
+                stats,
+                ..limits(threads)
+            },
+        )
+    };
+    let a = with(1, true);
+    assert_eq!(a.count, 1472);
+    assert!(a.nodes > a.count as u64, "nodes {}", a.nodes);
+    assert!(a.placements > 0);
+    assert_eq!(
+        with(2, true).nodes,
+        a.nodes,
+        "a full search visits the same nodes"
+    );
+    assert_eq!(with(1, false).nodes, 0);
+}
