@@ -256,18 +256,33 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         let low = L::from_board(board);
         let first_group = (offset * self.anchors + anchor) * self.pieces;
         let mut rest = unused & !(self.copy_of_previous & unused << 1) & candidates;
+        // The fit bits of as many pieces as 128 bits hold, side by side (`K` bits each),
+        // walked by one loop: one hard-to-predict loop exit per node rather than one per
+        // piece. Bits stay in piece order, then slot order: the search order is unchanged.
+        let per_word = (128 / K).max(1);
         while rest != 0 {
-            let piece = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let group = first_group + piece;
-            let masks = &self.masks[group];
-            let mut fits = L::fit_bits(masks, low) & self.used_slots[group];
-            while fits != 0 {
-                let i = fits.trailing_zeros() as usize;
-                fits &= fits - 1;
+            let mut fits_all = 0u128;
+            let mut pieces_here = [0u8; 32];
+            let mut n = 0;
+            while rest != 0 && n < per_word {
+                let piece = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let group = first_group + piece;
+                let fits = L::fit_bits(&self.masks[group], low) & self.used_slots[group];
+                fits_all |= u128::from(fits) << (n * K);
+                pieces_here[n] = piece as u8;
+                n += 1;
+            }
+            while fits_all != 0 {
+                let bit = fits_all.trailing_zeros() as usize;
+                fits_all &= fits_all - 1;
+                let (j, i) = (bit / K, bit % K);
+                let piece = usize::from(pieces_here[j]);
+                let group = first_group + piece;
+                let mask = self.masks[group][i].widen();
                 let free_island_cells = (self.islands[group][i].widen() & !board).count_ones();
                 let islands_fill = self.fillable >> free_island_cells;
-                let child_board = board | masks[i].widen();
+                let child_board = board | mask;
                 let child_unused = unused & !(1 << piece);
                 // The band from the child's lowest free row: every row south of it is
                 // full, which is what the band table assumes.
