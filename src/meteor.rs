@@ -16,7 +16,7 @@
 //! assert_eq!(report.count, 10);
 //! ```
 
-use crate::search::{Lanes, Path, Step, Visitor};
+use crate::search::{Lanes, Node, Path, Step, Visitor};
 use crate::tables::generate::Tables;
 use crate::tables::meteor as baked;
 
@@ -132,6 +132,25 @@ impl<const STATS: bool> Visitor for Collector<'_, STATS> {
     }
 }
 
+/// One task's solutions, and its nodes when `STATS`.
+fn collect<const STATS: bool>(
+    window: &Window,
+    symmetry: Symmetry,
+    limit: usize,
+    node: Node,
+    prefix: &Path,
+) -> (Vec<Board>, u64) {
+    let mut c = Collector::<STATS> {
+        window,
+        symmetry,
+        limit,
+        found: Vec::new(),
+        nodes: 0,
+    };
+    window.search(node, &mut prefix.clone(), &mut c);
+    (c.found, c.nodes)
+}
+
 /// Every solution the tables give, in search order, each followed by its half turn
 /// when `symmetry` says the tables hold one of each pair; stops once `limit` are found.
 /// Returns the solutions and the nodes visited (0 unless `stats`).
@@ -153,27 +172,10 @@ pub fn solutions_with(
     };
     let run = |task: usize| {
         let (node, prefix) = &tasks[task];
-        let mut path = prefix.clone();
         if stats {
-            let mut c = Collector::<true> {
-                window,
-                symmetry,
-                limit,
-                found: Vec::new(),
-                nodes: 0,
-            };
-            window.search(*node, &mut path, &mut c);
-            (c.found, c.nodes)
+            collect::<true>(window, symmetry, limit, *node, prefix)
         } else {
-            let mut c = Collector::<false> {
-                window,
-                symmetry,
-                limit,
-                found: Vec::new(),
-                nodes: 0,
-            };
-            window.search(*node, &mut path, &mut c);
-            (c.found, 0)
+            collect::<false>(window, symmetry, limit, *node, prefix)
         }
     };
     let results = crate::parallel::run_tasks(tasks.len(), threads, limit, run, |r| r.0.len());
