@@ -877,21 +877,29 @@ pub fn piece_map(grid: Grid, pieces: &[Piece], t: Transform) -> Option<Vec<usize
             o
         })
         .collect();
-    pieces
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let image: Vec<Point> = p.cells.iter().map(|&q| t.apply(grid, q)).collect();
-            let image = normalise(&image);
-            // Itself first: two pieces of the same shape are still two pieces.
-            std::iter::once(i).chain(0..pieces.len()).find(|&j| {
-                pieces[j].motion == p.motion
-                    && pieces[j].count == p.count
-                    && pieces[j].cells.len() == p.cells.len()
-                    && shapes[j].binary_search(&image).is_ok()
-            })
-        })
-        .collect()
+    // A bijection: a piece goes to itself when it can, otherwise to the first piece of
+    // its image kind not yet taken, so the k-th piece of a kind meets the k-th of its
+    // image kind and two identical pieces never land on one.
+    let mut taken = vec![false; pieces.len()];
+    let mut map = Vec::with_capacity(pieces.len());
+    for (i, p) in pieces.iter().enumerate() {
+        let image: Vec<Point> = p.cells.iter().map(|&q| t.apply(grid, q)).collect();
+        let image = normalise(&image);
+        let fits = |j: usize| {
+            pieces[j].motion == p.motion
+                && pieces[j].count == p.count
+                && pieces[j].cells.len() == p.cells.len()
+                && shapes[j].binary_search(&image).is_ok()
+        };
+        let target = if fits(i) && !taken[i] {
+            i
+        } else {
+            (0..pieces.len()).find(|&j| !taken[j] && j != i && fits(j))?
+        };
+        taken[target] = true;
+        map.push(target);
+    }
+    Some(map)
 }
 
 /// The Benchmarks Game meteor board: 5 columns, 10 rows, hex.
