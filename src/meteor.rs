@@ -182,10 +182,13 @@ pub fn solutions_with(
     let mut all = Vec::new();
     let mut nodes = frontier_nodes;
     for (found, n) in results.into_iter().flatten() {
-        nodes += n;
-        if all.len() < limit {
-            all.extend(found);
+        if all.len() >= limit {
+            // Tasks past the limit may have run on other threads; leaving their nodes
+            // out keeps the figure independent of the thread count.
+            break;
         }
+        nodes += n;
+        all.extend(found);
     }
     let keep = match symmetry {
         Symmetry::HalfTurnPairs => limit.div_ceil(2).saturating_mul(2),

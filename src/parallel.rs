@@ -4,8 +4,9 @@
 //! Tasks are numbered in search order. Workers claim them in increasing order and each
 //! result is stored under its task number, so concatenating results in task order gives
 //! exactly what one thread would have produced. With a `limit`, a task is skipped once
-//! every task before it has finished and together they already hold `limit` items:
-//! such a task could not contribute to the first `limit` items anyway.
+//! finished tasks before it already hold `limit` items: tasks before it that are still
+//! running can only add items ahead of it, so it could not contribute to the first
+//! `limit` items anyway.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -15,20 +16,22 @@ pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// Finished tasks, and how far the run of finished tasks from task 0 reaches.
+/// Items held by finished tasks, by task number.
 struct Progress {
-    counts: Vec<Option<usize>>,
-    prefix_len: usize,
-    prefix_items: usize,
+    counts: Vec<usize>,
 }
 
 impl Progress {
-    fn finish(&mut self, task: usize, items: usize) {
-        self.counts[task] = Some(items);
-        while let Some(Some(n)) = self.counts.get(self.prefix_len) {
-            self.prefix_items += n;
-            self.prefix_len += 1;
+    /// Whether finished tasks before `task` hold at least `limit` items.
+    fn enough_before(&self, task: usize, limit: usize) -> bool {
+        let mut held = 0usize;
+        for &n in &self.counts[..task] {
+            held += n;
+            if held >= limit {
+                return true;
+            }
         }
+        false
     }
 }
 
@@ -44,9 +47,7 @@ pub fn run_tasks<R: Send>(
 ) -> Vec<Option<R>> {
     let next = AtomicUsize::new(0);
     let progress = Mutex::new(Progress {
-        counts: vec![None; tasks],
-        prefix_len: 0,
-        prefix_items: 0,
+        counts: vec![0; tasks],
     });
     let worker = || {
         let mut done = Vec::new();
@@ -55,13 +56,10 @@ pub fn run_tasks<R: Send>(
             if task >= tasks {
                 break;
             }
-            let skip = {
-                let p = progress.lock().unwrap();
-                p.prefix_len == task && p.prefix_items >= limit
-            };
+            let skip = limit != usize::MAX && progress.lock().unwrap().enough_before(task, limit);
             let result = (!skip).then(|| run(task));
             let n = result.as_ref().map_or(0, &items);
-            progress.lock().unwrap().finish(task, n);
+            progress.lock().unwrap().counts[task] = n;
             done.push((task, result));
         }
         done

@@ -444,7 +444,7 @@ impl Run<'_> {
                 run: self,
                 limit,
                 count: 0,
-                total: 0,
+                orbits: Vec::new(),
                 found: Vec::new(),
                 nodes: 0,
             };
@@ -453,7 +453,7 @@ impl Run<'_> {
             } else {
                 window.search(*node, &mut path, &mut c);
             }
-            (c.count, c.total, c.found, c.nodes)
+            (c.count, c.orbits, c.found, c.nodes)
         };
         let results = run_tasks(tasks.len(), self.limits.threads, limit, run, |r| r.0);
         let mut out = Found {
@@ -468,16 +468,22 @@ impl Run<'_> {
             },
             placements: self.tables.placement_count(),
         };
-        for (count, total, found, nodes) in results.into_iter().flatten() {
-            out.nodes += nodes;
+        for (count, orbits, found, nodes) in results.into_iter().flatten() {
             if out.count == limit {
-                continue;
+                // Tasks past the limit may have run on other threads; their nodes are
+                // left out so that the figure does not depend on the thread count.
+                break;
             }
+            out.nodes += nodes;
             // A task stops at the limit on its own, so only the last task taken can
-            // hold more than is needed; its total is only exact when taken whole.
+            // hold more than is needed.
             let take = count.min(limit - out.count);
             out.count += take;
-            out.total += total;
+            out.total += if self.distinct {
+                orbits[..take].iter().sum()
+            } else {
+                take
+            };
             out.solutions.extend(found.into_iter().take(take));
         }
         Ok(out)
@@ -504,8 +510,8 @@ struct Collector<'a, L, const K: usize> {
     run: &'a Run<'a>,
     limit: usize,
     count: usize,
-    /// Distinct mode: the solutions the classes counted so far stand for.
-    total: usize,
+    /// Distinct mode: the orbit size of each class counted, in order.
+    orbits: Vec<usize>,
     found: Vec<Tiling>,
     nodes: u64,
 }
@@ -522,7 +528,6 @@ impl<L: Lane, const K: usize> Visitor for Collector<'_, L, K> {
         };
         let Some(symmetry) = &self.run.symmetry else {
             self.count += 1;
-            self.total += 1;
             if keep {
                 self.found.push(owned(self.run.tiling(self.window, path)));
             }
@@ -534,9 +539,9 @@ impl<L: Lane, const K: usize> Visitor for Collector<'_, L, K> {
             return false;
         }
         let orbit = symmetry.group.len() / fixing;
-        self.total += orbit;
         if self.run.distinct {
             self.count += 1;
+            self.orbits.push(orbit);
             if keep {
                 self.found.push(owned(t));
             }
