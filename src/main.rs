@@ -87,6 +87,9 @@ enum CliError {
     /// Bad input from the user: exit code 2.
     #[error("{0}")]
     Usage(String),
+    /// A bad puzzle file: exit code 2, printed as is (it starts `FILE:LINE:COLUMN:`).
+    #[error("{0}")]
+    Input(String),
     /// Writing the output failed: exit code 1.
     #[error("cannot write output: {0}")]
     Io(#[from] std::io::Error),
@@ -108,6 +111,10 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(CliError::Usage(msg)) => {
             eprintln!("polytile: {msg}");
+            ExitCode::from(2)
+        }
+        Err(CliError::Input(msg)) => {
+            eprintln!("{msg}");
             ExitCode::from(2)
         }
         Err(CliError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -232,7 +239,7 @@ fn placement_count(groups: &[Group]) -> usize {
 fn run_solve(args: &SolveArgs) -> Result<(), CliError> {
     // --all is the default; the flag exists to be explicit and to conflict with --distinct.
     let _ = args.all;
-    let puzzle = polytile::puzzle::load(&args.file).map_err(|e| CliError::Usage(e.to_string()))?;
+    let puzzle = polytile::puzzle::load(&args.file).map_err(|e| CliError::Input(e.to_string()))?;
     let threads = args
         .threads
         .map_or_else(polytile::parallel::default_threads, usize::from);
@@ -245,7 +252,7 @@ fn run_solve(args: &SolveArgs) -> Result<(), CliError> {
     };
     let start = std::time::Instant::now();
     let failed =
-        |e: polytile::solve::SolveError| CliError::Usage(format!("{}: {e}", args.file.display()));
+        |e: polytile::solve::SolveError| CliError::Input(format!("{}: {e}", args.file.display()));
     let (board, pieces, leftover) = (&puzzle.board, &puzzle.pieces, puzzle.allow_leftover);
     let (count, total, group_order, solutions, nodes, placements) = if args.distinct {
         let d = polytile::solve::solve_distinct(board, pieces, leftover, limits).map_err(failed)?;
