@@ -418,3 +418,123 @@ fn search(
         }
     }
 }
+
+// ---------------------------------------------------------------------------------
+// Symmetries of a board and its piece set (for tests/data_files.rs and
+// tests/distinct.rs), with this module's own geometry.
+
+/// A symmetry of a puzzle: a rotation or reflection of the lattice (then a translation)
+/// that maps the board's cells onto themselves and the piece set onto itself.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Symmetry {
+    /// `cells[c]` = the board cell that cell `c` goes to; `usize::MAX` for holes.
+    pub cells: Vec<usize>,
+    /// `pieces[i]` = the piece that piece `i` becomes.
+    pub pieces: Vec<u16>,
+}
+
+impl Symmetry {
+    /// The image of a labelled tiling (`None` cells stay `None`).
+    pub fn tiling(&self, t: &[Option<u16>]) -> Vec<Option<u16>> {
+        let mut out = vec![None; t.len()];
+        for (c, &p) in t.iter().enumerate() {
+            if let Some(p) = p {
+                out[self.cells[c]] = Some(self.pieces[p as usize]);
+            }
+        }
+        out
+    }
+
+    /// The image of a set of placements `(piece, sorted cells)`, sorted.
+    pub fn placements(&self, set: &[(u16, Vec<usize>)]) -> Vec<(u16, Vec<usize>)> {
+        let mut out: Vec<(u16, Vec<usize>)> = set
+            .iter()
+            .map(|(p, cells)| {
+                let mut c: Vec<usize> = cells.iter().map(|&c| self.cells[c]).collect();
+                c.sort_unstable();
+                (self.pieces[*p as usize], c)
+            })
+            .collect();
+        out.sort();
+        out
+    }
+}
+
+/// The symmetries of a board and piece set, identity included, without repeats.
+///
+/// A lattice rotation or reflection `f` is one when some translation maps `f(board)`
+/// onto the board, and `f` permutes the piece kinds (motion, count, and shape up to that
+/// motion) keeping how many pieces each kind has. Pieces of one kind are taken in index
+/// order: the k-th piece of a kind becomes the k-th piece of its image kind, so a kind
+/// that `f` keeps is not permuted (two pieces of the same shape stay two pieces).
+pub fn symmetries(
+    grid: Grid,
+    width: usize,
+    height: usize,
+    board_cells: &[bool],
+    pieces: &[PieceSpec],
+) -> Vec<Symmetry> {
+    let cells: Vec<usize> = (0..width * height).filter(|&c| board_cells[c]).collect();
+    let pts: Vec<Pt> = cells
+        .iter()
+        .map(|&c| point(grid, c / width, c % width))
+        .collect();
+    let at: std::collections::BTreeMap<Pt, usize> =
+        pts.iter().copied().zip(cells.iter().copied()).collect();
+    let shapes: Vec<Vec<Pt>> = pieces.iter().map(|(s, _, _)| points(grid, s)).collect();
+    let kind = |i: usize, shape: &[Pt]| {
+        (
+            pieces[i].1,
+            pieces[i].2,
+            canonical(grid, shape, pieces[i].1),
+        )
+    };
+    let kinds: Vec<_> = (0..pieces.len()).map(|i| kind(i, &shapes[i])).collect();
+    let members = |k: &(Motion, u32, Vec<Pt>)| -> Vec<usize> {
+        (0..pieces.len()).filter(|&j| kinds[j] == *k).collect()
+    };
+    let mut out: BTreeSet<Symmetry> = BTreeSet::new();
+    for m in 0..2 {
+        for k in 0..turns(grid) {
+            let f = |p: Pt| {
+                let p = if m == 1 { mirror(grid, p) } else { p };
+                (0..k).fold(p, |q, _| turn(grid, q))
+            };
+            let image: Vec<Pt> = pts.iter().map(|&p| f(p)).collect();
+            let (Some(lo), Some(hi)) = (pts.iter().min(), image.iter().min()) else {
+                continue;
+            };
+            let d = (lo.0 - hi.0, lo.1 - hi.1, lo.2 - hi.2);
+            let mut cell_map = vec![usize::MAX; width * height];
+            let mut ok = true;
+            for (&c, &(x, y, z)) in cells.iter().zip(&image) {
+                match at.get(&(x + d.0, y + d.1, z + d.2)) {
+                    Some(&e) => cell_map[c] = e,
+                    None => ok = false,
+                }
+            }
+            let mut piece_map = vec![u16::MAX; pieces.len()];
+            for i in 0..pieces.len() {
+                if !ok || piece_map[i] != u16::MAX {
+                    continue;
+                }
+                let moved: Vec<Pt> = shapes[i].iter().map(|&p| f(p)).collect();
+                let (from, to) = (members(&kinds[i]), members(&kind(i, &moved)));
+                if from.len() != to.len() {
+                    ok = false;
+                    continue;
+                }
+                for (&a, &b) in from.iter().zip(&to) {
+                    piece_map[a] = b as u16;
+                }
+            }
+            if ok {
+                out.insert(Symmetry {
+                    cells: cell_map,
+                    pieces: piece_map,
+                });
+            }
+        }
+    }
+    out.into_iter().collect()
+}

@@ -1,0 +1,450 @@
+//! Every puzzle file in `data/` against the known counts stated in its header comment.
+//!
+//! Each file's header says `Known counts: T = ... solutions, D = ... distinct` and names
+//! its source; [`KNOWN`] repeats them (with the source, `../shared/known-counts.md`) and
+//! the test checks that the two agree. New files are picked up by listing `data/`: a file
+//! without known counts in its header fails.
+//!
+//! For each file: `solve` finds T solutions and `solve_distinct` D classes standing for
+//! T solutions; every solution of both modes passes the independent verifier
+//! (`tests/common/tiling.rs`); the all-mode solutions are pairwise distinct; under the
+//! symmetries of the board and piece set (computed here with the verifier's own
+//! geometry, `tiling::symmetries`) the representatives are pairwise inequivalent and
+//! their orbits are exactly the all-mode solutions.
+//!
+//! The orbit checks compare labelled tilings (`Tiling`: the piece index on each cell).
+//! A tiling is one solution only when every piece has one copy (copies share an index,
+//! so two placements of touching copies can draw alike); for a file with copies the
+//! checks that need it (pairwise distinct, pairwise inequivalent) are skipped and the
+//! others still hold as sets of tilings.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use common::tiling::{self, PieceSpec, Pt, Symmetry};
+use polytile::puzzle::Puzzle;
+use polytile::solve::{solve, solve_distinct, Limits, Tiling};
+use polytile::tables::generate::{Grid, Motion};
+
+/// What a file's pieces are, checked with the verifier's own polyform enumeration.
+#[derive(Clone, Copy, Debug)]
+enum Set {
+    /// Every free polyform of this many cells, once.
+    Free(usize),
+    /// Every one-sided polyform of this many cells, once.
+    OneSided(usize),
+    /// The meteor pieces: piece `i` is the shape of digit `i` in the smallest solution.
+    Meteor,
+}
+
+/// Known counts per file: (file, T, D, symmetries of board and pieces, piece set,
+/// source as the header names it).
+const KNOWN: &[(&str, usize, usize, usize, Set, &str)] = &[
+    (
+        "meteor.puz",
+        2098,
+        1049,
+        2,
+        Set::Meteor,
+        "Benchmarks Game meteor-contest reference output 2098_out",
+    ),
+    (
+        "one-sided-pentomino-3x30.puz",
+        184,
+        46,
+        4,
+        Set::OneSided(5),
+        "Polyform Puzzler",
+    ),
+    (
+        "pentomino-3x20.puz",
+        8,
+        2,
+        4,
+        Set::Free(5),
+        "Wikipedia \"Pentomino\"; Polyform Puzzler",
+    ),
+    (
+        "pentomino-4x15.puz",
+        1472,
+        368,
+        4,
+        Set::Free(5),
+        "Wikipedia \"Pentomino\"; Polyform Puzzler",
+    ),
+    (
+        "pentomino-5x12.puz",
+        4040,
+        1010,
+        4,
+        Set::Free(5),
+        "Wikipedia \"Pentomino\"; Polyform Puzzler",
+    ),
+    (
+        "pentomino-6x10.puz",
+        9356,
+        2339,
+        4,
+        Set::Free(5),
+        "Wikipedia \"Pentomino\"; Polyform Puzzler",
+    ),
+    (
+        "pentomino-8x8-hole.puz",
+        520,
+        65,
+        8,
+        Set::Free(5),
+        "Dana Scott (1958); Wikipedia \"Pentomino\"",
+    ),
+    (
+        "tetrahex-7x4.puz",
+        18,
+        9,
+        2,
+        Set::Free(4),
+        "Polyform Puzzler",
+    ),
+];
+
+fn data_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data")
+}
+
+/// Every `.puz` file in `data/`, sorted.
+fn data_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(data_dir())
+        .expect("read data/")
+        .map(|e| e.expect("read data/").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "puz"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no puzzle files in data/");
+    files
+}
+
+/// The known counts a header comment states.
+#[derive(Debug, PartialEq, Eq)]
+struct Header {
+    all: usize,
+    distinct: usize,
+    /// The text after `Source:` up to the end of the header.
+    source: String,
+}
+
+/// The number after `key` (`T = 2,098`), commas allowed.
+fn number_after(text: &str, key: &str) -> Option<usize> {
+    let rest = &text[text.find(key)? + key.len()..];
+    let digits: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == ',')
+        .filter(|c| *c != ',')
+        .collect();
+    digits.parse().ok()
+}
+
+/// Parses the header comment: the `#` lines before the first other line, joined.
+fn header(text: &str) -> Result<Header, String> {
+    let joined = text
+        .lines()
+        .take_while(|l| l.trim_start().starts_with('#'))
+        .map(|l| l.trim_start().trim_start_matches('#').trim())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let known = joined
+        .find("Known counts:")
+        .ok_or("no 'Known counts:' in the header comment")?;
+    let counts = &joined[known..];
+    let all = number_after(counts, "T = ").ok_or("no 'T = N' after 'Known counts:'")?;
+    let distinct = number_after(counts, "D = ").ok_or("no 'D = N' after 'Known counts:'")?;
+    let source = joined
+        .find("Source:")
+        .map(|i| joined[i + "Source:".len()..].trim().to_string())
+        .ok_or("no 'Source:' in the header comment")?;
+    Ok(Header {
+        all,
+        distinct,
+        source,
+    })
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().unwrap().to_string_lossy().into_owned()
+}
+
+fn load(path: &Path) -> (Puzzle, Header) {
+    let text = std::fs::read_to_string(path).expect("read puzzle file");
+    let h = header(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let puzzle = polytile::puzzle::load(path).unwrap_or_else(|e| panic!("{e}"));
+    (puzzle, h)
+}
+
+/// A library lattice point as the verifier's: the library's square `(x, y)` is
+/// `(col, row)` and its hex `(x, y)` the axial `(col - floor(row / 2), row)`
+/// (`docs/puzzle-format.md`); the verifier uses `(x, y, 0)` and cube coordinates.
+fn to_pt(grid: Grid, (x, y): (i32, i32)) -> Pt {
+    match grid {
+        Grid::Square => (x, y, 0),
+        Grid::Hex => (x, -x - y, y),
+    }
+}
+
+/// The puzzle's pieces as the verifier takes them.
+fn specs(p: &Puzzle) -> Vec<PieceSpec> {
+    p.pieces
+        .iter()
+        .map(|piece| {
+            let pts: Vec<Pt> = piece.cells.iter().map(|&c| to_pt(p.grid, c)).collect();
+            (tiling::to_cells(p.grid, &pts), piece.motion, piece.count)
+        })
+        .collect()
+}
+
+/// A tiling drawn with the puzzle's labels, rows separated by `/`.
+fn show(p: &Puzzle, t: &Tiling) -> String {
+    let labels = p.labels();
+    t.chunks(p.board.width)
+        .map(|row| {
+            row.iter()
+                .map(|c| c.map_or('.', |i| labels[i as usize]))
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The least image of `t` under the group: equal for two tilings exactly when one is
+/// the image of the other.
+fn canonical(group: &[Symmetry], t: &Tiling) -> Tiling {
+    group.iter().map(|g| g.tiling(t)).min().expect("a group")
+}
+
+fn limits(keep: bool) -> Limits {
+    Limits {
+        keep,
+        threads: 2,
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn headers_state_known_counts_matching_the_table() {
+    let files = data_files();
+    let names: BTreeSet<String> = files.iter().map(|p| file_name(p)).collect();
+    for (name, ..) in KNOWN {
+        assert!(names.contains(*name), "data/{name} is missing");
+    }
+    for path in &files {
+        let text = std::fs::read_to_string(path).unwrap();
+        let h = header(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(h.distinct <= h.all, "{}: D > T", path.display());
+        let name = file_name(path);
+        if let Some(&(_, all, distinct, _, _, source)) = KNOWN.iter().find(|k| k.0 == name) {
+            assert_eq!(
+                (h.all, h.distinct),
+                (all, distinct),
+                "{name}: header vs table"
+            );
+            assert!(
+                h.source.contains(source),
+                "{name}: header source {:?} does not name {source:?}",
+                h.source
+            );
+            assert!(
+                h.source.contains("known-counts.md"),
+                "{name}: {:?}",
+                h.source
+            );
+        } else {
+            eprintln!("{name}: not in KNOWN; checked against its header only");
+        }
+    }
+}
+
+#[test]
+fn header_parser() {
+    let h = header("# a\n# Known counts: T = 2,098 solutions,\n# D = 1,049 x.\n# Source: S (y).\n\nname: z\n# Source: no\n")
+        .unwrap();
+    assert_eq!(
+        h,
+        Header {
+            all: 2098,
+            distinct: 1049,
+            source: "S (y).".into()
+        }
+    );
+    assert!(header("# T = 1, D = 1\n# Source: s\n").is_err());
+    assert!(header("\n# Known counts: T = 1, D = 1\n# Source: s\n").is_err());
+    assert!(header("# Known counts: T = 1\n# Source: s\n").is_err());
+    assert!(header("# Known counts: T = 1, D = 1\n").is_err());
+}
+
+#[test]
+fn pieces_are_the_sets_the_files_describe() {
+    for &(name, _, _, _, set, _) in KNOWN {
+        let (p, _) = load(&data_dir().join(name));
+        let g = p.grid;
+        let specs = specs(&p);
+        let class = |s: &PieceSpec, m: Motion| tiling::canonical(g, &tiling::points(g, &s.0), m);
+        match set {
+            Set::Free(n) | Set::OneSided(n) => {
+                let motion = if matches!(set, Set::Free(_)) {
+                    Motion::Free
+                } else {
+                    Motion::OneSided
+                };
+                let drawn: Vec<Vec<Pt>> = specs.iter().map(|s| class(s, motion)).collect();
+                let unique: BTreeSet<&Vec<Pt>> = drawn.iter().collect();
+                assert_eq!(unique.len(), drawn.len(), "{name}: a piece twice");
+                let all: BTreeSet<Vec<Pt>> = tiling::polyforms(g, n, motion).into_iter().collect();
+                assert_eq!(unique, all.iter().collect(), "{name}");
+                for s in &specs {
+                    assert_eq!((s.1, s.2), (motion, 1), "{name}");
+                }
+            }
+            Set::Meteor => {
+                assert_eq!(g, Grid::Hex);
+                assert_eq!(specs.len(), 10);
+                for (i, s) in specs.iter().enumerate() {
+                    assert_eq!(p.pieces[i].name, i.to_string());
+                    let cells: Vec<(usize, usize)> = common::SMALLEST
+                        .bytes()
+                        .enumerate()
+                        .filter(|&(_, d)| d == b'0' + i as u8)
+                        .map(|(c, _)| (c / 5, c % 5))
+                        .collect();
+                    let want = tiling::canonical(g, &tiling::points(g, &cells), Motion::Free);
+                    assert_eq!(class(s, Motion::Free), want, "meteor piece {i}");
+                    assert_eq!((s.1, s.2), (Motion::Free, 1));
+                }
+            }
+        }
+    }
+}
+
+/// Everything for one file.
+fn check_file(path: &Path) {
+    let name = file_name(path);
+    let (p, h) = load(path);
+    let b = &p.board;
+    let specs = specs(&p);
+    let exact = p.pieces.iter().all(|piece| piece.count == 1);
+    let verify = |t: &Tiling, what: &str| {
+        tiling::verify_tiling(
+            b.grid,
+            b.width,
+            b.height,
+            &b.cells,
+            &specs,
+            t,
+            p.allow_leftover,
+        )
+        .unwrap_or_else(|e| panic!("{name}: invalid {what} solution {}: {e}", show(&p, t)));
+    };
+
+    // Counts, without keeping.
+    let counted = solve(b, &p.pieces, p.allow_leftover, limits(false)).unwrap();
+    assert_eq!(counted.count, h.all, "{name}: solve count");
+    let dcounted = solve_distinct(b, &p.pieces, p.allow_leftover, limits(false)).unwrap();
+    assert_eq!(
+        (dcounted.classes, dcounted.total),
+        (h.distinct, h.all),
+        "{name}: solve_distinct classes and total"
+    );
+
+    // All solutions, kept and verified.
+    let all = solve(b, &p.pieces, p.allow_leftover, limits(true)).unwrap();
+    assert_eq!((all.count, all.solutions.len()), (h.all, h.all), "{name}");
+    for t in &all.solutions {
+        verify(t, "all-mode");
+    }
+    let all_set: BTreeSet<Tiling> = all.solutions.iter().cloned().collect();
+    if exact {
+        assert_eq!(
+            all_set.len(),
+            h.all,
+            "{name}: an all-mode solution found twice"
+        );
+    }
+
+    // Representatives, kept and verified.
+    let d = solve_distinct(b, &p.pieces, p.allow_leftover, limits(true)).unwrap();
+    assert_eq!(
+        (d.classes, d.total, d.solutions.len()),
+        (h.distinct, h.all, h.distinct),
+        "{name}: distinct with keep"
+    );
+    for t in &d.solutions {
+        verify(t, "distinct-mode");
+        assert!(
+            all_set.contains(t),
+            "{name}: representative {} not among all",
+            show(&p, t)
+        );
+    }
+
+    // The symmetry group, with the verifier's geometry.
+    let group = tiling::symmetries(b.grid, b.width, b.height, &b.cells, &specs);
+    let order = KNOWN.iter().find(|k| k.0 == name).map(|k| k.3);
+    if let Some(order) = order {
+        assert_eq!(group.len(), order, "{name}: symmetries of board and pieces");
+    }
+    assert_eq!(d.group_order, group.len(), "{name}: library's group order");
+    // Orbits: the representatives' are disjoint and cover every solution.
+    let mut orbits: BTreeMap<Tiling, BTreeSet<Tiling>> = BTreeMap::new();
+    for t in &d.solutions {
+        let orbit: BTreeSet<Tiling> = group.iter().map(|g| g.tiling(t)).collect();
+        let key = canonical(&group, t);
+        if exact {
+            assert!(
+                !orbits.contains_key(&key),
+                "{name}: representative {} is equivalent to an earlier one",
+                show(&p, t)
+            );
+        }
+        orbits.entry(key).or_default().extend(orbit);
+    }
+    let union: BTreeSet<Tiling> = orbits.values().flatten().cloned().collect();
+    assert_eq!(union, all_set, "{name}: orbits of the representatives");
+    if exact {
+        let classes: BTreeSet<Tiling> = all_set.iter().map(|t| canonical(&group, t)).collect();
+        assert_eq!(
+            classes.len(),
+            h.distinct,
+            "{name}: orbits among all solutions"
+        );
+    }
+}
+
+#[test]
+fn every_data_file_has_its_known_counts_and_valid_solutions() {
+    for path in data_files() {
+        check_file(&path);
+    }
+}
+
+#[test]
+fn meteor_through_the_generic_path() {
+    let path = data_dir().join("meteor.puz");
+    let (p, _) = load(&path);
+    let out = solve(&p.board, &p.pieces, p.allow_leftover, limits(true)).unwrap();
+    assert_eq!(out.count, common::ALL_SOLUTIONS);
+    // Piece i is named i (checked in pieces_are_the_sets_the_files_describe).
+    let digits: BTreeSet<String> = out
+        .solutions
+        .iter()
+        .map(|t| {
+            t.iter()
+                .map(|c| char::from(b'0' + c.unwrap() as u8))
+                .collect()
+        })
+        .collect();
+    assert_eq!(digits.len(), common::ALL_SOLUTIONS);
+    assert_eq!(digits.first().unwrap(), common::SMALLEST);
+    assert_eq!(digits.last().unwrap(), common::LARGEST);
+    let shapes = common::verify::reference_shapes();
+    for s in &digits {
+        common::verify::verify_with(&common::board(s), &shapes).unwrap();
+    }
+}

@@ -1,0 +1,470 @@
+//! `polytile solve FILE`: output formats, options, exit codes and error lines.
+//!
+//! Known facts: the 12 free pentominoes tile the 3 x 20 rectangle in 8 ways, 2 up to
+//! its 4 symmetries (`data/pentomino-3x20.puz`, Wikipedia "Pentomino"; Polyform
+//! Puzzler; `../shared/known-counts.md`). Drawings are checked with the independent
+//! verifier of `tests/common/tiling.rs`.
+//!
+//! Errors (README, `docs/puzzle-format.md`): a bad puzzle file exits with code 2, prints
+//! nothing on standard output and one line on standard error, `FILE:LINE:COLUMN: ...`
+//! (`FILE: ...` for an I/O error); a bad argument exits with code 2 and one line.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use common::tiling::{self, PieceSpec, Pt};
+use polytile::tables::generate::Grid;
+use serde_json::Value;
+
+const FILE: &str = "data/pentomino-3x20.puz";
+const LETTERS: &str = "FILNPTUVWXYZ";
+
+/// Runs `polytile` in the crate directory.
+fn polytile(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_polytile"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run polytile")
+}
+
+/// Runs a successful `polytile solve FILE ARGS`; its standard output and error.
+fn solve_ok(args: &[&str]) -> (String, String) {
+    let mut all = vec!["solve", FILE];
+    all.extend_from_slice(args);
+    let out = polytile(&all);
+    let stderr = String::from_utf8(out.stderr).expect("UTF-8 stderr");
+    assert!(
+        out.status.success(),
+        "polytile {all:?}: {:?} {stderr}",
+        out.status
+    );
+    (String::from_utf8(out.stdout).expect("UTF-8 stdout"), stderr)
+}
+
+/// Like [`solve_ok`], checking that standard error stays empty.
+fn stdout_of(args: &[&str]) -> String {
+    let (out, err) = solve_ok(args);
+    assert!(err.is_empty(), "{args:?} wrote to stderr: {err}");
+    out
+}
+
+/// Text output: the drawings (`solution N`, the rows, a blank line) and the last line.
+fn parse_text(text: &str) -> (Vec<Vec<String>>, String) {
+    let body = text.strip_suffix('\n').expect("ends with a newline");
+    let lines: Vec<&str> = body.split('\n').collect();
+    let (last, blocks) = lines.split_last().unwrap();
+    let mut drawings = Vec::new();
+    let mut rest = blocks;
+    while !rest.is_empty() {
+        let n = drawings.len() + 1;
+        assert_eq!(rest[0], format!("solution {n}"), "header of drawing {n}");
+        let end = rest
+            .iter()
+            .position(|l| l.is_empty())
+            .expect("a blank line");
+        drawings.push(rest[1..end].iter().map(|s| s.to_string()).collect());
+        rest = &rest[end + 1..];
+    }
+    (drawings, last.to_string())
+}
+
+/// The pieces of the file as the verifier takes them, and their letters.
+fn pentominoes() -> (Vec<PieceSpec>, Vec<char>) {
+    let p = polytile::puzzle::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(FILE)).unwrap();
+    let specs = p
+        .pieces
+        .iter()
+        .map(|piece| {
+            let pts: Vec<Pt> = piece.cells.iter().map(|&(x, y)| (x, y, 0)).collect();
+            (
+                tiling::to_cells(Grid::Square, &pts),
+                piece.motion,
+                piece.count,
+            )
+        })
+        .collect();
+    (specs, p.labels())
+}
+
+/// Checks that a drawing is a 3 x 20 tiling by the 12 pentominoes.
+fn check_drawing(rows: &[String]) {
+    let (specs, labels) = pentominoes();
+    assert_eq!(labels.iter().collect::<String>(), LETTERS);
+    assert_eq!(rows.len(), 20, "{rows:?}");
+    let mut t = Vec::new();
+    for row in rows {
+        assert_eq!(row.chars().count(), 3, "{rows:?}");
+        for ch in row.chars() {
+            let p = labels.iter().position(|&l| l == ch);
+            t.push(Some(
+                p.unwrap_or_else(|| panic!("{ch:?} in {rows:?}")) as u16
+            ));
+        }
+    }
+    tiling::verify_tiling(Grid::Square, 3, 20, &[true; 60], &specs, &t, false)
+        .unwrap_or_else(|e| panic!("{rows:?}: {e}"));
+}
+
+/// Every line of JSON output as an object.
+fn json_lines(text: &str) -> Vec<serde_json::Map<String, Value>> {
+    assert!(text.ends_with('\n'), "{text:?}");
+    text.lines()
+        .map(|l| match serde_json::from_str(l) {
+            Ok(Value::Object(m)) => m,
+            other => panic!("not a JSON object: {l:?} ({other:?})"),
+        })
+        .collect()
+}
+
+fn number(m: &serde_json::Map<String, Value>, key: &str) -> f64 {
+    m.get(key)
+        .and_then(Value::as_f64)
+        .unwrap_or_else(|| panic!("no number {key:?} in {m:?}"))
+}
+
+#[test]
+fn text_output_draws_the_8_solutions() {
+    let (drawings, last) = parse_text(&stdout_of(&[]));
+    assert_eq!(last, "8 solutions");
+    assert_eq!(drawings.len(), 8);
+    for d in &drawings {
+        check_drawing(d);
+    }
+    let distinct: BTreeSet<&Vec<String>> = drawings.iter().collect();
+    assert_eq!(distinct.len(), 8);
+    // --all is the default.
+    assert_eq!(stdout_of(&["--all"]), stdout_of(&[]));
+}
+
+#[test]
+fn distinct_output() {
+    let text = stdout_of(&["--distinct"]);
+    let (drawings, last) = parse_text(&text);
+    assert_eq!(last, "2 distinct solutions (8 in all, 4 symmetries)");
+    assert_eq!(drawings.len(), 2);
+    let (all, _) = parse_text(&stdout_of(&[]));
+    for d in &drawings {
+        check_drawing(d);
+        assert!(all.contains(d));
+    }
+    assert_ne!(drawings[0], drawings[1]);
+    let count = stdout_of(&["--distinct", "--count"]);
+    assert_eq!(count, "2 distinct solutions (8 in all, 4 symmetries)\n");
+}
+
+#[test]
+fn count_prints_only_the_count() {
+    assert_eq!(stdout_of(&["--count"]), "8 solutions\n");
+    let text = stdout_of(&["--count", "--format", "json"]);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    let summary = &json_lines(&text)[0];
+    assert_eq!(number(summary, "solutions"), 8.0);
+    assert!(number(summary, "nodes") > 0.0);
+    assert!(number(summary, "seconds") >= 0.0);
+    assert_eq!(summary.get("mode"), Some(&Value::from("all")));
+    assert_eq!(summary.get("complete"), Some(&Value::Bool(true)));
+    let d = &json_lines(&stdout_of(&["--count", "--format", "json", "--distinct"]))[0];
+    assert_eq!(number(d, "solutions"), 2.0);
+    assert_eq!(number(d, "total"), 8.0);
+    assert_eq!(number(d, "symmetries"), 4.0);
+}
+
+#[test]
+fn json_output_is_one_object_per_solution_then_the_summary() {
+    let lines = json_lines(&stdout_of(&["--format", "json"]));
+    assert_eq!(lines.len(), 9);
+    let (text, _) = parse_text(&stdout_of(&[]));
+    for (i, line) in lines[..8].iter().enumerate() {
+        assert_eq!(number(line, "solution"), (i + 1) as f64);
+        let rows: Vec<String> = line["rows"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .map(|r| r.as_str().expect("a row string").to_string())
+            .collect();
+        assert_eq!(rows, text[i], "solution {}", i + 1);
+    }
+    let summary = &lines[8];
+    assert_eq!(number(summary, "solutions"), 8.0);
+    assert!(number(summary, "nodes") > 0.0);
+    assert!(number(summary, "seconds") >= 0.0);
+    assert!(summary.get("solution").is_none());
+}
+
+#[test]
+fn limit_stops_after_n_solutions() {
+    let (all, _) = parse_text(&stdout_of(&[]));
+    for n in [0, 1, 3, 8, 9] {
+        let (drawings, last) = parse_text(&stdout_of(&["--limit", &n.to_string()]));
+        let want = n.min(8);
+        let s = if want == 1 { "" } else { "s" };
+        assert_eq!(last, format!("{want} solution{s}"), "--limit {n}");
+        assert_eq!(drawings, all[..want], "--limit {n}");
+    }
+    let json = json_lines(&stdout_of(&["--limit", "3", "--format", "json"]));
+    assert_eq!(json.len(), 4);
+    assert_eq!(number(&json[3], "solutions"), 3.0);
+    assert_eq!(json[3].get("complete"), Some(&Value::Bool(false)));
+    let (d, last) = parse_text(&stdout_of(&["--limit", "1", "--distinct"]));
+    assert_eq!(d.len(), 1);
+    assert_eq!(last, "1 distinct solution (4 in all, 4 symmetries)");
+}
+
+/// JSON lines without the fields that may differ between runs.
+fn strip(text: &str, fields: &[&str]) -> Vec<serde_json::Map<String, Value>> {
+    json_lines(text)
+        .into_iter()
+        .map(|mut m| {
+            for f in fields {
+                m.remove(*f);
+            }
+            m
+        })
+        .collect()
+}
+
+fn with_threads(file: &str, args: &[&str], threads: &str) -> String {
+    let mut a = vec!["solve", file];
+    a.extend_from_slice(args);
+    a.extend_from_slice(&["--threads", threads]);
+    let out = polytile(&a);
+    assert!(out.status.success(), "{a:?}");
+    assert!(out.stderr.is_empty(), "{a:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn output_does_not_depend_on_threads() {
+    for args in [
+        &[][..],
+        &["--distinct"],
+        &["--limit", "3"],
+        &["--limit", "1", "--distinct"],
+        &["--count"],
+    ] {
+        let run = |threads| with_threads(FILE, args, threads);
+        assert_eq!(run("1"), run("2"), "{args:?}");
+        let mut json = args.to_vec();
+        json.extend_from_slice(&["--format", "json"]);
+        let run = |threads| with_threads(FILE, &json, threads);
+        // Nodes: see limited_json_nodes_do_not_depend_on_threads.
+        let fields: &[&str] = if args.contains(&"--limit") {
+            &["seconds", "threads", "nodes"]
+        } else {
+            &["seconds", "threads"]
+        };
+        assert_eq!(
+            strip(&run("1"), fields),
+            strip(&run("2"), fields),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn limited_json_nodes_do_not_depend_on_threads() {
+    // The summary's "nodes" with --limit: the same for any thread count, like the rest
+    // of the output (only "seconds" and "threads" may differ).
+    let file = "data/pentomino-6x10.puz";
+    let args = ["--limit", "2000", "--count", "--format", "json"];
+    let one = strip(&with_threads(file, &args, "1"), &["seconds", "threads"]);
+    for _ in 0..10 {
+        let two = strip(&with_threads(file, &args, "2"), &["seconds", "threads"]);
+        assert_eq!(one, two);
+    }
+}
+
+#[test]
+fn stats_go_to_stderr() {
+    let plain = stdout_of(&[]);
+    let (out, err) = solve_ok(&["--stats"]);
+    assert_eq!(out, plain, "--stats changes standard output");
+    assert_eq!(err.lines().count(), 1, "{err:?}");
+    assert!(err.contains("nodes"), "{err:?}");
+    let (out, err) = solve_ok(&["--stats", "--count"]);
+    assert_eq!(out, "8 solutions\n");
+    assert!(err.contains("nodes"), "{err:?}");
+    // In JSON the summary holds the statistics; standard output stays JSON.
+    let (out, _) = solve_ok(&["--stats", "--format", "json"]);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 9);
+    assert!(number(&lines[8], "nodes") > 0.0);
+}
+
+// ---------------------------------------------------------------------------------
+// Errors.
+
+/// A file in the temporary directory, removed when dropped.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str, bytes: &[u8]) -> TempFile {
+        let path = TempFile::path(name);
+        std::fs::write(&path, bytes).expect("write a temporary file");
+        TempFile(path)
+    }
+
+    /// A unique path in the temporary directory (nothing is written).
+    fn path(name: &str) -> PathBuf {
+        std::env::temp_dir().join(format!(
+            "polytile-solve-cli-{}-{name}.puz",
+            std::process::id()
+        ))
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Runs `polytile ARGS`, which must fail with status 2, nothing on standard output and
+/// one line on standard error; returns the line.
+fn fails(args: &[&str]) -> String {
+    let out = polytile(args);
+    let stderr = String::from_utf8(out.stderr).expect("UTF-8 stderr");
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("RUST_BACKTRACE"),
+        "{args:?}: {stderr}"
+    );
+    let line = stderr
+        .strip_suffix('\n')
+        .unwrap_or_else(|| panic!("{args:?}: {stderr:?}"));
+    assert!(
+        !line.contains('\n') && !line.is_empty(),
+        "{args:?}: {stderr:?}"
+    );
+    line.to_string()
+}
+
+/// Checks that a line is `FILE:LINE:COLUMN: message` with that position and a message
+/// containing `words`.
+fn check_position(line: &str, file: &str, position: (usize, usize), words: &str) {
+    let rest = line
+        .strip_prefix(file)
+        .unwrap_or_else(|| panic!("{line:?} does not start with {file:?}"));
+    let want = format!(":{}:{}: ", position.0, position.1);
+    let message = rest
+        .strip_prefix(&want)
+        .unwrap_or_else(|| panic!("{line:?}: expected {file}{want}..."));
+    assert!(message.contains(words), "{line:?} does not say {words:?}");
+}
+
+/// A bad file: name, contents, the (line, column) of the error, words of its message.
+type BadFile = (&'static str, &'static [u8], (usize, usize), &'static str);
+
+#[test]
+fn bad_puzzle_files_give_one_line_with_file_line_and_column() {
+    let cases: &[BadFile] = &[
+        (
+            "not-utf8",
+            b"grid: square\nboard:\nx\xff\n\npiece A:\nxx\n",
+            (3, 2),
+            "UTF-8",
+        ),
+        (
+            "unknown-character",
+            b"grid: square\nboard:\nxqx\n\npiece A:\nxxx\n",
+            (3, 2),
+            "unknown character 'q'",
+        ),
+        (
+            "disconnected",
+            b"grid: square\nboard:\nxx\nxx\n\npiece A:\nx.x\n\npiece B:\nxx\n",
+            (7, 3),
+            "not connected",
+        ),
+        (
+            "area",
+            b"grid: square\nboard:\nxx\nxx\n\npiece A:\nxxx\n",
+            (2, 1),
+            "the pieces cover 3 cells but the board has 4",
+        ),
+        (
+            "duplicate-name",
+            b"grid: square\nboard:\nxx\nxx\n\npiece A:\nxx\n\npiece A:\nxx\n",
+            (9, 7),
+            "duplicate piece name 'A'",
+        ),
+        (
+            "empty-board",
+            b"grid: square\nboard:\n\npiece A:\nxx\n",
+            (2, 1),
+            "empty board drawing",
+        ),
+        (
+            "board-without-cells",
+            b"grid: square\nboard:\n..\n\npiece A:\nxx\n",
+            (2, 1),
+            "no cells",
+        ),
+        (
+            "piece-larger-than-board",
+            b"grid: square\nleftover: allowed\nboard:\nxx\n\npiece A:\nxxx\n",
+            (6, 7),
+            "piece A has 3 cells but the board has only 2",
+        ),
+    ];
+    for &(name, bytes, position, words) in cases {
+        let file = TempFile::new(name, bytes);
+        let path = file.0.display().to_string();
+        for extra in [&[][..], &["--distinct", "--format", "json"]] {
+            let mut args = vec!["solve", path.as_str()];
+            args.extend_from_slice(extra);
+            let line = fails(&args);
+            check_position(&line, &path, position, words);
+        }
+    }
+}
+
+#[test]
+fn missing_file_gives_one_line_naming_it() {
+    let path = TempFile::path("does-not-exist");
+    assert!(!path.exists());
+    let path = path.display().to_string();
+    let line = fails(&["solve", &path]);
+    let rest = line
+        .strip_prefix(&format!("{path}: "))
+        .unwrap_or_else(|| panic!("{line:?} does not start with '{path}: '"));
+    assert!(rest.contains("cannot read"), "{line:?}");
+}
+
+#[test]
+fn distinct_without_a_usable_piece_is_an_error_naming_the_file() {
+    // Leftover pieces: the library does not count distinct solutions.
+    let file = TempFile::new(
+        "leftover-distinct",
+        b"grid: square\nleftover: allowed\nboard:\nxx\n\npiece A:\nxx\n\npiece B:\nx\n",
+    );
+    let path = file.0.display().to_string();
+    let line = fails(&["solve", &path, "--distinct"]);
+    assert!(line.starts_with(&format!("{path}: ")), "{line:?}");
+    assert!(line.contains("--all"), "{line:?}");
+    let out = polytile(&["solve", &path]);
+    assert!(out.status.success());
+}
+
+#[test]
+fn bad_arguments_give_one_line() {
+    for args in [
+        &["solve", FILE, "--limit", "x"][..],
+        &["solve", FILE, "--limit", "-1"],
+        &["solve", FILE, "--threads", "0"],
+        &["solve", FILE, "--threads", "x"],
+        &["solve", FILE, "--all", "--distinct"],
+        &["solve", FILE, "--format", "xml"],
+        &["solve", FILE, "--bogus"],
+        &["solve", FILE, FILE],
+        &["solve"],
+    ] {
+        let line = fails(args);
+        assert!(line.contains("polytile --help"), "{args:?}: {line:?}");
+    }
+}
