@@ -308,7 +308,14 @@ impl Symmetry {
                 let map = generate::piece_map(board.grid, pieces, s.transform)?;
                 Some((s.cell_map, map.into_iter().map(|p| p as u16).collect()))
             })
-            .collect();
+            .fold(Vec::new(), |mut g: Vec<(Vec<usize>, Vec<u16>)>, s| {
+                // On thin boards two transforms can act alike (a row's half turn is
+                // its mirror image): the group holds what acts, once.
+                if !g.contains(&s) {
+                    g.push(s);
+                }
+                g
+            });
         let mut best: Option<(usize, Vec<Vec<usize>>)> = None;
         for (i, piece) in pieces.iter().enumerate() {
             if piece.count != 1 || group.iter().any(|(_, m)| m[i] as usize != i) {
