@@ -363,13 +363,16 @@ impl TableReport {
         self.tables.width * self.tables.height
     }
 
-    /// Which orientations of `piece` the tables use.
+    /// Which orientations of `piece` the tables use, read off the tables themselves.
     fn allowed(&self, piece: usize) -> Vec<bool> {
-        generate::allowed_orientations(
-            self.grid,
-            &self.pieces[piece],
-            self.tables.half_turn_piece == Some(piece),
-        )
+        let t = &self.tables;
+        let mut used = vec![false; self.census.orientations[piece].len()];
+        for g in (piece..t.counts.len()).step_by(t.pieces) {
+            for i in 0..t.counts[g] as usize {
+                used[t.orientation_of[g * t.slots + i] as usize] = true;
+            }
+        }
+        used
     }
 
     /// Placements of `piece` per orientation in `groups`.
@@ -531,7 +534,7 @@ fn tables_text(r: &TableReport) -> String {
         Some(p) => {
             let _ = writeln!(
                 out,
-                "half-turn piece: {p} (keeps one orientation of each half-turn pair; each solution found stands for two)"
+                "half-turn piece: {p} (keeps one of each half-turn pair; each solution found stands for two)"
             );
         }
         None => {
