@@ -23,7 +23,7 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::tiling::{self, PieceSpec, Pt, Symmetry};
+use common::tiling::{self, random_board, PieceSpec, Pt, Rng, Symmetry};
 use polytile::solve::{solve, solve_distinct, Distinct, Limits, SolveError, Tiling};
 use polytile::tables::generate::{self, Board, Grid, Motion, Piece};
 
@@ -316,18 +316,6 @@ fn check(case: &Case, totals: bool) -> Result<Option<usize>, String> {
 // ---------------------------------------------------------------------------------
 // Random puzzles.
 
-/// A small deterministic generator (xorshift64*), as in `tests/solve.rs`.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
-    }
-}
-
 /// A random connected shape of `size` cells.
 fn random_shape(rng: &mut Rng, grid: Grid, size: usize) -> Vec<Pt> {
     let steps = tiling::steps(grid);
@@ -381,23 +369,6 @@ fn add_pieces(rng: &mut Rng, case: &mut Case, partners: bool) {
             }
         }
     }
-}
-
-/// A board of at most 12 cells as in `tests/solve.rs`: a random rectangle, random holes.
-fn random_board(rng: &mut Rng) -> Board {
-    let grid = [Grid::Square, Grid::Hex][rng.below(2)];
-    let (w, h) = loop {
-        let (w, h) = (1 + rng.below(6), 1 + rng.below(6));
-        if (3..=12).contains(&(w * h)) {
-            break (w, h);
-        }
-    };
-    let mut board = Board::rectangle(grid, w, h);
-    for c in board.cells.iter_mut() {
-        *c = rng.below(6) != 0;
-    }
-    board.cells[rng.below(w * h)] = true;
-    board
 }
 
 /// A board of at most 12 cells with symmetries: a square rectangle from 2 x 2 to 3 x 4,

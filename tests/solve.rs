@@ -18,7 +18,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::tiling::{self, brute_force, verify_tiling, PieceSpec, Pt};
+use common::tiling::{self, brute_force, random_board, verify_tiling, PieceSpec, Pt, Rng};
 use polytile::solve::{solve, Limits, Outcome, SolveError, Tiling};
 use polytile::tables::generate::{self, Board, Grid, Motion, Piece};
 
@@ -572,18 +572,6 @@ fn compare_with_brute_force(p: &Puzzle, leftover: bool) -> Result<usize, String>
     Ok(bf.len())
 }
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
-    }
-}
-
 /// How the piece area of a random case compares with the board's.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Area {
@@ -595,22 +583,8 @@ enum Area {
 /// A random board of at most 12 cells (some of them holes) and random connected pieces
 /// of 1 to 4 cells with random motions and copies, whose total area is as asked.
 fn random_puzzle(rng: &mut Rng, area: Area) -> Puzzle {
-    let grid = if rng.below(2) == 0 {
-        Grid::Square
-    } else {
-        Grid::Hex
-    };
-    let (w, h) = loop {
-        let (w, h) = (1 + rng.below(6), 1 + rng.below(6));
-        if (3..=12).contains(&(w * h)) {
-            break (w, h);
-        }
-    };
-    let mut board = Board::rectangle(grid, w, h);
-    for c in board.cells.iter_mut() {
-        *c = rng.below(6) != 0;
-    }
-    board.cells[rng.below(w * h)] = true;
+    let board = random_board(rng);
+    let grid = board.grid;
     let n = board.cells.iter().filter(|&&c| c).count();
     let target = match area {
         Area::Equal => n,

@@ -14,7 +14,7 @@
 
 use std::collections::BTreeSet;
 
-use polytile::tables::generate::{Grid, Motion};
+use polytile::tables::generate::{Board, Grid, Motion};
 
 /// A lattice point; see the module docs.
 pub type Pt = (i32, i32, i32);
@@ -537,4 +537,34 @@ pub fn symmetries(
         }
     }
     out.into_iter().collect()
+}
+
+/// A small deterministic generator (xorshift*) for the random-puzzle tests.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+    }
+}
+
+/// A random board of 3 to 12 cells: a rectangle on a random grid with random holes
+/// (at least one cell kept).
+pub fn random_board(rng: &mut Rng) -> Board {
+    let grid = [Grid::Square, Grid::Hex][rng.below(2)];
+    let (w, h) = loop {
+        let (w, h) = (1 + rng.below(6), 1 + rng.below(6));
+        if (3..=12).contains(&(w * h)) {
+            break (w, h);
+        }
+    };
+    let mut board = Board::rectangle(grid, w, h);
+    for c in board.cells.iter_mut() {
+        *c = rng.below(6) != 0;
+    }
+    board.cells[rng.below(w * h)] = true;
+    board
 }
