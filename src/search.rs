@@ -273,36 +273,41 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
                 pieces_here[n] = piece as u8;
                 n += 1;
             }
-            while fits_all != 0 {
-                let bit = fits_all.trailing_zeros() as usize;
-                fits_all &= fits_all - 1;
+            // First the checks, without a branch: a fit that passes keeps its bit. Then
+            // the children, in the same order. Only the two loop exits can mispredict.
+            let mut viable = 0u128;
+            let mut rest_fits = fits_all;
+            while rest_fits != 0 {
+                let bit = rest_fits.trailing_zeros() as usize;
+                rest_fits &= rest_fits - 1;
                 let (j, i) = (bit / K, bit % K);
-                let piece = usize::from(pieces_here[j]);
-                let group = first_group + piece;
-                let mask = self.masks[group][i].widen();
+                let group = first_group + usize::from(pieces_here[j]);
                 let free_island_cells = (self.islands[group][i].widen() & !board).count_ones();
                 let islands_fill = self.fillable >> free_island_cells;
-                let child_board = board | mask;
-                let child_unused = unused & !(1 << piece);
+                let child_board = board | self.masks[group][i].widen();
                 // The band from the child's lowest free row: every row south of it is
                 // full, which is what the band table assumes.
                 let at = self.band_at[(!child_board).trailing_zeros() as usize & 63];
                 let bad_band = self.bad_band[usize::from(at >> 7) ^ offset_parity];
                 let band = (child_board >> (at & 63) & self.band_mask) as usize;
                 let band_ok = !bad_band[band >> 6] >> (band & 63);
-                // One branch for all checks: each alone mispredicts often.
-                if islands_fill & band_ok & 1 == 0 {
-                    continue;
-                }
+                viable |= u128::from(islands_fill & band_ok & 1) << bit;
+            }
+            while viable != 0 {
+                let bit = viable.trailing_zeros() as usize;
+                viable &= viable - 1;
+                let (j, i) = (bit / K, bit % K);
+                let piece = usize::from(pieces_here[j]);
+                let group = first_group + piece;
                 let step = Step {
                     piece: piece as u8,
                     offset: offset as u8,
                     slot: (group * K + i) as u32,
                 };
                 let child = Node {
-                    board: child_board,
+                    board: board | self.masks[group][i].widen(),
                     offset,
-                    unused: child_unused,
+                    unused: unused & !(1 << piece),
                 };
                 if f(step, child) {
                     return true;
