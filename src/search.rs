@@ -128,8 +128,6 @@ pub struct Window<'t, L, const K: usize> {
     pub fillable: u64,
     /// Rows per window shift; with the offset it gives a row's parity.
     pub shift_rows: usize,
-    /// Board width: window bit `i` lies in window row `i / width`.
-    pub width: usize,
     /// `bad_band[parity]`, see `generate::band_table`.
     pub bad_band: [&'t [u64]; 2],
     /// Bits of a band pattern: `band_rows * width` ones.
@@ -142,8 +140,6 @@ pub struct Window<'t, L, const K: usize> {
     /// The look-ahead table `Tables::can_fit`, and its pattern width.
     pub can_fit: &'t [u32],
     pub look_bits: u32,
-    /// Board cells: `can_fit`'s last row, for a full board, is at this index.
-    pub cells: usize,
     /// `Tables::placeable_from`: a node is dead when an unused piece cannot be anchored
     /// at or after its lowest free cell. All ones when pieces may be left over.
     pub placeable_from: &'t [u32],
@@ -171,7 +167,6 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             shift: (t.shift_rows * t.width) as u32,
             fillable: t.fillable,
             shift_rows: t.shift_rows,
-            width: t.width,
             bad_band: [&t.bad_band[0], &t.bad_band[1]],
             band_mask: (1 << (t.band_rows * t.width)) - 1,
             band_at: &t.band_at,
@@ -179,7 +174,6 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             can_fit: &t.can_fit,
             placeable_from: &t.placeable_from,
             look_bits: t.look_bits as u32,
-            cells: t.width * t.height,
             last_offset: t.offsets - 1,
             copy_of_previous: 0,
             leftover: false,
@@ -210,19 +204,21 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
 
     /// Whether every board cell is covered.
     fn is_full(&self, node: Node) -> bool {
-        let south = self.south_rows();
+        self.settle(node).0 == u64::MAX
+    }
+
+    /// The node's window moved north while its first `shift_rows` rows are full (never
+    /// past the last offset): its board and offset. The lowest free cell, if any, is
+    /// then among the window's anchors.
+    #[inline(always)]
+    fn settle(&self, node: Node) -> (u64, usize) {
+        let south = (1u64 << self.shift) - 1;
         let (mut board, mut offset) = (node.board, node.offset);
         while board & south == south && offset < self.last_offset {
             offset += 1;
             board = board >> self.shift | self.not_cells[offset];
         }
-        board == u64::MAX
-    }
-
-    /// The cells the window must hold before it may move: its first `shift` bits.
-    #[inline(always)]
-    fn south_rows(&self) -> u64 {
-        (1u64 << self.shift) - 1
+        (board, offset)
     }
 
     /// Calls `f` for each placement that fits `node`, in order (pieces by index, then
@@ -230,16 +226,8 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
     /// `true`, and says so.
     #[inline(always)]
     pub fn for_each_child(&self, node: Node, mut f: impl FnMut(Step, Node) -> bool) -> bool {
-        let Node {
-            mut board,
-            mut offset,
-            unused,
-        } = node;
-        let south = self.south_rows();
-        while board & south == south && offset < self.last_offset {
-            offset += 1;
-            board = board >> self.shift | self.not_cells[offset];
-        }
+        let unused = node.unused;
+        let (board, offset) = self.settle(node);
         if board == u64::MAX {
             // Full board with pieces left over (see `is_leaf`): nothing fits.
             return false;

@@ -252,7 +252,6 @@ fn solve_rows(
     let opts = Options {
         shift_rows: 2,
         prune: true,
-        half_turn_piece: None,
     };
     let (tables, _) = generate::generate_with_only(board, &expanded, opts, only)?;
     let run = Run {

@@ -218,7 +218,12 @@ fn baked_tables_equal_the_run_time_tables_byte_for_byte() {
     assert_eq!(w.pieces, t.pieces);
     assert_eq!(w.shift as usize, t.shift_rows * t.width);
     assert_eq!(w.shift_rows, t.shift_rows);
-    assert_eq!(w.width, t.width);
+    assert!(std::ptr::eq(w.can_fit, &baked::CAN_FIT[..]));
+    assert!(std::ptr::eq(w.placeable_from, &baked::PLACEABLE_FROM[..]));
+    assert_eq!(w.can_fit, &t.can_fit[..]);
+    assert_eq!(w.placeable_from, &t.placeable_from[..]);
+    assert_eq!(w.look_bits as usize, t.look_bits);
+    assert_eq!(w.last_offset, t.offsets - 1);
     assert_eq!(w.fillable, t.fillable);
     assert_eq!(w.band_mask, (1u64 << (t.band_rows * t.width)) - 1);
 }

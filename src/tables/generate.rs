@@ -305,9 +305,6 @@ pub struct Options {
     /// Drop placements that wall off a region the other pieces cannot fill, and give
     /// each kept placement its `islands` mask. Off only to test that pruning is sound.
     pub prune: bool,
-    /// Keep only one orientation of each half-turn pair of this piece, so that a board
-    /// symmetric under the half turn yields one solution of each rotated pair.
-    pub half_turn_piece: Option<usize>,
 }
 
 /// One placement as the generator describes it (the tables store its two masks in
@@ -354,9 +351,8 @@ pub struct Tables {
     pub orientation_of: Vec<u8>,
     /// Bit `n` set when `n` free cells can be exactly filled by some of the pieces.
     pub fillable: u64,
-    /// The piece restricted to one of each half-turn pair (of orientations through
-    /// `Options::half_turn_piece`, or of placements as `meteor_tables` does), if any:
-    /// each solution then stands for itself and its half turn.
+    /// The piece `meteor_tables` restricts to one placement of each half-turn pair, if
+    /// any: each solution then stands for itself and its half turn.
     pub half_turn_piece: Option<usize>,
     /// Rows in a band; see [`band_table`].
     pub band_rows: usize,
@@ -372,11 +368,10 @@ pub struct Tables {
     /// board cell `cell` that avoids every filled cell of `pattern`, the `look_bits`
     /// cells after `cell` in scan order (bit `j` = cell `cell + 1 + j`, 1 = filled).
     /// A board whose lowest free cell is `cell` can only continue with those pieces.
-    /// One extra row, `cell` = the number of cells, holds all pieces (a full board).
     pub can_fit: Vec<u32>,
     /// `placeable_from[cell]` = the pieces with a placement anchored at `cell` or later.
     /// A board whose lowest free cell is `cell` can only be completed with every unused
-    /// piece among them. One extra entry, for a full board, holds all pieces.
+    /// piece among them.
     pub placeable_from: Vec<u32>,
     /// `not_cells[offset]`: window bits at `offset` that are not board cells (holes, or
     /// north of the board). The search keeps them set so that they read as filled.
@@ -411,7 +406,7 @@ impl Tables {
 pub struct Census {
     pub orientations: Vec<Vec<Vec<Point>>>,
     /// `[piece][cell]` placements anchored at `cell` before pruning (after the
-    /// half-turn restriction).
+    /// half-turn restriction of `meteor_tables`, if any).
     pub before: Vec<Vec<u32>>,
     /// `[piece][cell]` after pruning.
     pub after: Vec<Vec<u32>>,
@@ -442,24 +437,6 @@ impl std::fmt::Display for GenerateError {
             ),
         }
     }
-}
-
-/// The orientations of `piece` the search may use: all of them, or, for the half-turn
-/// piece, the first of each half-turn pair.
-pub fn allowed_orientations(grid: Grid, piece: &Piece, half_turn_piece: bool) -> Vec<bool> {
-    let orients = orientations(grid, &piece.cells, piece.motion);
-    orients
-        .iter()
-        .enumerate()
-        .map(|(i, o)| {
-            if !half_turn_piece {
-                return true;
-            }
-            let partner = normalise(&half_turn(grid, o));
-            let j = orients.iter().position(|q| *q == partner).unwrap_or(i);
-            i <= j
-        })
-        .collect()
 }
 
 /// The board cells covered by orientation `o` with its origin on `anchor`.
@@ -508,18 +485,12 @@ pub fn generate_with_only(
         after: vec![vec![0; ncells]; pieces.len()],
     };
     let mut orients = Vec::new();
-    let mut allowed = Vec::new();
     let mut other_sizes = Vec::new();
-    for (i, piece) in pieces.iter().enumerate() {
+    for piece in pieces {
         let o = orientations(board.grid, &piece.cells, piece.motion);
         if o.len() > 32 {
             return Err(GenerateError::TooLarge);
         }
-        allowed.push(allowed_orientations(
-            board.grid,
-            piece,
-            opts.half_turn_piece == Some(i),
-        ));
         census.orientations.push(o.clone());
         orients.push(o);
         let mut rest = sizes.clone();
@@ -553,9 +524,6 @@ pub fn generate_with_only(
                     continue;
                 }
                 for (oi, o) in orients[pi].iter().enumerate() {
-                    if !allowed[pi][oi] {
-                        continue;
-                    }
                     let Some(covered) = cells_at(board, o, cell) else {
                         continue;
                     };
@@ -622,10 +590,7 @@ pub fn generate_with_only(
             }
         }
     }
-    let mut can_fit = vec![0u32; (ncells + 1) << LOOK_BITS];
-    can_fit[ncells << LOOK_BITS..]
-        .iter_mut()
-        .for_each(|m| *m = u32::MAX);
+    let mut can_fit = vec![0u32; ncells << LOOK_BITS];
     for cell in 0..ncells {
         let (offset, anchor) = (cell / shift, cell % shift);
         for pattern in 0u64..1 << LOOK_BITS {
@@ -639,7 +604,7 @@ pub fn generate_with_only(
             }
         }
     }
-    let mut placeable_from = vec![u32::MAX; ncells + 1];
+    let mut placeable_from = vec![0u32; ncells];
     let mut later = 0u32;
     for cell in (0..ncells).rev() {
         let (offset, anchor) = (cell / shift, cell % shift);
@@ -673,7 +638,7 @@ pub fn generate_with_only(
             islands: islands_of,
             orientation_of,
             fillable,
-            half_turn_piece: opts.half_turn_piece,
+            half_turn_piece: None,
             band_rows: band_rows(width),
             bad_band: [0, 1].map(|parity| band_table(board.grid, width, parity, pieces)),
             not_cells,
@@ -969,7 +934,6 @@ pub fn meteor_tables(prune: bool, half_turn: bool) -> (Tables, Census) {
     let opts = Options {
         shift_rows: 2,
         prune,
-        half_turn_piece: None,
     };
     let piece = METEOR_HALF_TURN_PIECE;
     let reps = half_turn
