@@ -15,4 +15,5 @@ pub mod puzzle;
 pub mod render;
 pub mod search;
 pub mod solve;
+pub mod sums;
 pub mod tables;

@@ -2,8 +2,7 @@
 //!
 //! Each subcommand is a variant of [`Command`] with its own argument struct and a `run_*`
 //! function returning `Result<(), CliError>`; `main` only parses, dispatches and maps
-//! errors to exit codes (2 for usage errors, 1 for failures). Later subcommands (`solve
-//! FILE`, `sums FILE`) slot in the same way.
+//! errors to exit codes (2 for usage errors, 1 for failures).
 //!
 //! Everything here is presentation: the search path never calls into this file.
 
@@ -31,7 +30,58 @@ enum Command {
     Tables(TablesArgs),
     /// Solve a tiling puzzle file (format: docs/puzzle-format.md).
     Solve(SolveArgs),
-    // Later: `Sums(SumsArgs)` for `sums FILE`.
+    /// Solve a number puzzle with sums (format: docs/sums-format.md).
+    Sums(SumsArgs),
+    /// Solve the order-3 magic hexagon (built in).
+    MagicHexagon(SumsFlags),
+    /// Solve the magic square of order N (built in).
+    MagicSquare(MagicSquareArgs),
+}
+
+#[derive(Args)]
+struct SumsArgs {
+    /// The puzzle file.
+    #[arg(value_name = "FILE")]
+    file: std::path::PathBuf,
+    #[command(flatten)]
+    flags: SumsFlags,
+}
+
+#[derive(Args)]
+struct MagicSquareArgs {
+    /// The order of the square: 1 to 8 (its n² values fit one 64-bit domain).
+    #[arg(value_name = "N", value_parser = clap::value_parser!(u8).range(1..=8))]
+    order: u8,
+    #[command(flatten)]
+    flags: SumsFlags,
+}
+
+/// The flags of the number-puzzle subcommands, the same as `solve`'s.
+#[derive(Args)]
+struct SumsFlags {
+    /// Print only the number of solutions (and, with --format json, the summary).
+    #[arg(long)]
+    count: bool,
+    /// Every solution, symmetric ones counted apart (the default).
+    #[arg(long, conflicts_with = "distinct")]
+    all: bool,
+    /// One solution per class of symmetric solutions, picked by the model's symmetry
+    /// constraints; the summary also gives the total they stand for.
+    #[arg(long)]
+    distinct: bool,
+    /// Stop after N solutions, in search order.
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
+    /// Worker threads [default: one per core].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
+    /// Output format: text draws each solution; json prints one object per solution
+    /// and a summary object as the last line.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Print nodes visited and time (standard error in text format).
+    #[arg(long)]
+    stats: bool,
 }
 
 #[derive(Args)]
@@ -106,6 +156,13 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Tables(args) => run_tables(&args),
         Command::Solve(args) => run_solve(&args),
+        Command::Sums(args) => polytile::sums::load(&args.file)
+            .map_err(|e| CliError::Input(e.to_string()))
+            .and_then(|model| run_sums(&model, &args.flags)),
+        Command::MagicHexagon(flags) => run_sums(&polytile::sums::builtin::magic_hexagon(), &flags),
+        Command::MagicSquare(args) => polytile::sums::builtin::magic_square(args.order.into())
+            .map_err(CliError::Usage)
+            .and_then(|model| run_sums(&model, &args.flags)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -308,6 +365,78 @@ fn run_solve(args: &SolveArgs) -> Result<(), CliError> {
         }
         if args.stats {
             eprintln!("nodes: {nodes}  placements: {placements}  threads: {threads}  time: {seconds:.3} s");
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn run_sums(model: &polytile::sums::Model, flags: &SumsFlags) -> Result<(), CliError> {
+    // --all is the default; the flag exists to be explicit and to conflict with --distinct.
+    let _ = flags.all;
+    let threads = flags
+        .threads
+        .map_or_else(polytile::parallel::default_threads, usize::from);
+    let json = flags.format == Format::Json;
+    let limits = polytile::sums::solve::Limits {
+        limit: flags.limit.unwrap_or(usize::MAX),
+        keep: !flags.count,
+        threads,
+        stats: flags.stats || json,
+    };
+    let start = std::time::Instant::now();
+    let outcome = polytile::sums::solve::solve(model, flags.distinct, limits);
+    let seconds = start.elapsed().as_secs_f64();
+    let count = outcome.count;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if json {
+        for (i, values) in outcome.solutions.iter().enumerate() {
+            let named: serde_json::Map<String, serde_json::Value> = model
+                .cells
+                .iter()
+                .zip(values)
+                .map(|(name, &v)| (name.clone(), v.into()))
+                .collect();
+            let rows = polytile::sums::render::rows(model, values);
+            let line = serde_json::json!({ "solution": i + 1, "rows": rows, "values": named });
+            writeln!(out, "{line}")?;
+        }
+        let mut summary = serde_json::json!({
+            "puzzle": model.name,
+            "mode": if flags.distinct { "distinct" } else { "all" },
+            "solutions": count,
+            "nodes": outcome.nodes,
+            "seconds": seconds,
+            "threads": threads,
+            "complete": count < limits.limit,
+        });
+        if flags.distinct {
+            summary["total"] = outcome.total().into();
+            summary["symmetries"] = outcome.group_order.into();
+        }
+        writeln!(out, "{summary}")?;
+    } else {
+        for (i, values) in outcome.solutions.iter().enumerate() {
+            writeln!(out, "solution {}", i + 1)?;
+            for row in polytile::sums::render::rows(model, values) {
+                writeln!(out, "{row}")?;
+            }
+            writeln!(out)?;
+        }
+        let s = if count == 1 { "" } else { "s" };
+        if flags.distinct {
+            let (total, order) = (outcome.total(), outcome.group_order);
+            writeln!(
+                out,
+                "{count} distinct solution{s} ({total} in all, {order} symmetries)"
+            )?;
+        } else {
+            writeln!(out, "{count} solution{s}")?;
+        }
+        if flags.stats {
+            let nodes = outcome.nodes;
+            eprintln!("nodes: {nodes}  threads: {threads}  time: {seconds:.6} s");
         }
     }
     out.flush()?;

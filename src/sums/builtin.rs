@@ -1,0 +1,91 @@
+//! Built-in number puzzles, written in the `.sum` format and parsed like any file, so
+//! `polytile magic-square 4` and `data/magic-square-4.sum` are the same model.
+
+use super::model::Model;
+use super::parse::parse;
+
+/// The order-3 magic hexagon: 1..19 in a hexagon of 19 cells, each of its 15 lines
+/// sums to 38; symmetry group of order 12.
+pub fn magic_hexagon() -> Model {
+    parse(&magic_hexagon_text(), "<magic-hexagon>").expect("the built-in magic hexagon parses")
+}
+
+/// The `.sum` text of [`magic_hexagon`].
+pub fn magic_hexagon_text() -> String {
+    let lines = [
+        "a b c",
+        "d e f g",
+        "h i j k l",
+        "m n o p",
+        "q r s", // rows
+        "a d h",
+        "b e i m",
+        "c f j n q",
+        "g k o r",
+        "l p s", // one diagonal direction
+        "c g l",
+        "b f k p",
+        "a e j o s",
+        "d i n r",
+        "h m q", // the other
+    ];
+    let mut text = String::from(
+        "name: magic-hexagon\nvalues: 1..19\ncells:\n    a b c\n   d e f g\n  h i j k l\n   m n o p\n    q r s\n\ndistinct: all\n",
+    );
+    for line in lines {
+        text.push_str(&line.split(' ').collect::<Vec<_>>().join(" + "));
+        text.push_str(" = 38\n");
+    }
+    // a is the least corner (fixes the rotation), c < h picks one of the two mirror
+    // images; corners in turn: a, c, l, s, q, h.
+    text.push_str("symmetry 12: a < c, a < h, a < l, a < q, a < s, c < h\n");
+    text
+}
+
+/// The magic square of order `n` (1 to 8): 1..n² in an n x n grid, rows, columns and
+/// both diagonals summing to n(n² + 1)/2; symmetry group of order 8.
+pub fn magic_square(n: usize) -> Result<Model, String> {
+    let text = magic_square_text(n)?;
+    parse(&text, &format!("<magic-square {n}>")).map_err(|e| e.to_string())
+}
+
+/// The `.sum` text of [`magic_square`].
+pub fn magic_square_text(n: usize) -> Result<String, String> {
+    if !(1..=8).contains(&n) {
+        return Err(format!(
+            "magic square order {n} is not supported (expected 1 to 8: the n² values must fit one 64-bit domain)"
+        ));
+    }
+    let sum = n * (n * n + 1) / 2;
+    let cell = |r: usize, c: usize| format!("r{}c{}", r + 1, c + 1);
+    let mut text = format!(
+        "name: magic-square-{n}\nvalues: 1..{}\ngrid: {n} x {n}\ndistinct: all\n",
+        n * n
+    );
+    let mut line = |cells: Vec<String>| {
+        text.push_str(&cells.join(" + "));
+        text.push_str(&format!(" = {sum}\n"));
+    };
+    for r in 0..n {
+        line((0..n).map(|c| cell(r, c)).collect());
+    }
+    for c in 0..n {
+        line((0..n).map(|r| cell(r, c)).collect());
+    }
+    line((0..n).map(|i| cell(i, i)).collect());
+    line((0..n).map(|i| cell(i, n - 1 - i)).collect());
+    if n > 1 {
+        // The least corner goes top left (fixes the rotation); the top-right corner
+        // below the bottom-left one picks one of the two mirror images.
+        let (a, b, c, d) = (
+            cell(0, 0),
+            cell(0, n - 1),
+            cell(n - 1, 0),
+            cell(n - 1, n - 1),
+        );
+        text.push_str(&format!(
+            "symmetry 8: {a} < {b}, {a} < {c}, {a} < {d}, {b} < {c}\n"
+        ));
+    }
+    Ok(text)
+}
