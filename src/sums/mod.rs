@@ -8,6 +8,8 @@ pub mod builtin;
 pub mod error;
 pub mod model;
 pub mod parse;
+mod plan;
+mod propagate;
 pub mod render;
 pub mod solve;
 

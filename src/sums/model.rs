@@ -55,6 +55,9 @@ pub struct SymmetryBreak {
 pub enum Order {
     /// The free cell with the fewest candidate values; ties go to the earlier cell.
     Smallest,
+    /// A static order the solver derives from the equations (see
+    /// `docs/sums-format.md`).
+    Planned,
     /// The first free cell in this order (a permutation of all cells).
     Static(Vec<usize>),
 }

@@ -1269,7 +1269,7 @@ impl<'a> Parser<'a> {
         }
         let order = match &self.order {
             None | Some((OrderDecl::Smallest, _)) => Order::Smallest,
-            Some((OrderDecl::Static, _)) => Order::Static((0..n).collect()),
+            Some((OrderDecl::Static, _)) => Order::Planned,
             Some((OrderDecl::Cells(cells), _)) => Order::Static(cells.clone()),
         };
         Ok(Model {

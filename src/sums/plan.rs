@@ -1,0 +1,447 @@
+//! The static-order search: with the order of the cells fixed in advance, which cells
+//! of each equation are still free at each step is known before the search starts, so
+//! the model compiles into one table row per step (the cell, its groups, the equations
+//! it takes part in with how many of their cells come later, the order constraints it
+//! closes), the way the tiling tables fix every placement per anchor cell.
+//!
+//! A step's candidates are the cell's domain, ANDed with the free values of its
+//! groups, then narrowed by each equation through it: when the cell is the last of the
+//! equation its value is forced (one bit), otherwise the value must leave a total the
+//! later cells can still reach. For a distinct equation with coefficients 1 those
+//! totals lie between the sums of the `r` smallest and `r` largest values still free
+//! (found by clearing low and high bits, no sorting). The state is a free-values mask
+//! per group and a partial sum per equation, changed in place and restored on the way
+//! back: no copying, no allocation.
+
+use super::model::Model;
+use super::solve::{bit_range, Prepared, Values};
+
+/// How an equation narrows the candidates of the step that sets one of its cells.
+#[derive(Clone, Copy, Debug)]
+struct Check {
+    equation: u32,
+    coefficient: i64,
+    /// Cells of the equation set after this step.
+    later: u32,
+    kind: CheckKind,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum CheckKind {
+    /// The cell is the equation's last: its value is forced.
+    Last,
+    /// Coefficients 1, all cells in `group`; `union` is the union of the later cells'
+    /// domains.
+    Distinct { group: u32, union: u64 },
+    /// Anything else: bounds from the later cells' domains, `later_cells` is a range
+    /// of `Plan::later_cells`.
+    Bounds { start: u32, end: u32 },
+}
+
+/// One step of the order.
+#[derive(Clone, Debug)]
+struct Step {
+    cell: u32,
+    domain: u64,
+    groups: (u32, u32),
+    checks: (u32, u32),
+    /// Order constraints with the other cell set earlier: `(earlier step, this cell is
+    /// the greater)`.
+    order: (u32, u32),
+}
+
+/// A model compiled for a static order.
+pub(super) struct Plan {
+    pub(super) values: Values,
+    cells: usize,
+    steps: Vec<Step>,
+    step_groups: Vec<u32>,
+    checks: Vec<Check>,
+    /// `(cell, coefficient, groups range)` of later cells for `Bounds` checks.
+    later_cells: Vec<(u32, i64, (u32, u32))>,
+    group_list: Vec<u32>,
+    step_order: Vec<(u32, bool)>,
+    targets: Vec<i64>,
+    groups: usize,
+    domains: Vec<u64>,
+    /// Equation terms per cell: `(equation, coefficient)`, range per step.
+    step_terms: Vec<(u32, i64)>,
+    step_term_ranges: Vec<(u32, u32)>,
+}
+
+/// The mutable state of a branch.
+pub(super) struct State {
+    free: Vec<u64>,
+    partial: Vec<i64>,
+    /// The bit chosen at each step.
+    chosen: Vec<u8>,
+}
+
+impl Plan {
+    /// Compiles `model` for the order `order` (a permutation of the cells), with its
+    /// constraints as [`Prepared`] gives them.
+    pub(super) fn new(model: &Model, order: &[usize], prepared: &Prepared) -> Plan {
+        let (groups, equations, less) = (&prepared.groups, &prepared.equations, &prepared.less);
+        let n = model.cells.len();
+        let values = Values::new(&model.values);
+        let domains: Vec<u64> = model.domains.iter().map(|&d| d & values.all).collect();
+        let mut position = vec![0usize; n];
+        for (i, &c) in order.iter().enumerate() {
+            position[c] = i;
+        }
+        let mut cell_groups = Vec::with_capacity(n);
+        let mut group_list = Vec::new();
+        for c in 0..n {
+            let start = group_list.len() as u32;
+            for (g, cells) in groups.iter().enumerate() {
+                if cells.contains(&c) {
+                    group_list.push(g as u32);
+                }
+            }
+            cell_groups.push((start, group_list.len() as u32));
+        }
+        let mut steps = Vec::with_capacity(n);
+        let mut step_groups = Vec::new();
+        let mut checks = Vec::new();
+        let mut later_cells = Vec::new();
+        let mut step_order = Vec::new();
+        let mut step_terms = Vec::new();
+        let mut step_term_ranges = Vec::new();
+        for (i, &c) in order.iter().enumerate() {
+            let gs = step_groups.len() as u32;
+            let (a, b) = cell_groups[c];
+            step_groups.extend_from_slice(&group_list[a as usize..b as usize]);
+            let cs = checks.len() as u32;
+            let ts = step_terms.len() as u32;
+            for (e, (terms, _)) in equations.iter().enumerate() {
+                let Some(&(_, coefficient)) = terms.iter().find(|t| t.0 == c) else {
+                    continue;
+                };
+                step_terms.push((e as u32, coefficient));
+                let later: Vec<(usize, i64)> = terms
+                    .iter()
+                    .copied()
+                    .filter(|&(d, _)| position[d] > i)
+                    .collect();
+                let kind = if later.is_empty() {
+                    CheckKind::Last
+                } else {
+                    let cells: Vec<usize> = terms.iter().map(|t| t.0).collect();
+                    let common = groups
+                        .iter()
+                        .position(|g| cells.iter().all(|x| g.contains(x)));
+                    match common {
+                        Some(group) if terms.iter().all(|t| t.1 == 1) => CheckKind::Distinct {
+                            group: group as u32,
+                            union: later.iter().fold(0, |u, &(d, _)| u | domains[d]),
+                        },
+                        _ => {
+                            let start = later_cells.len() as u32;
+                            later_cells
+                                .extend(later.iter().map(|&(d, a)| (d as u32, a, cell_groups[d])));
+                            CheckKind::Bounds {
+                                start,
+                                end: later_cells.len() as u32,
+                            }
+                        }
+                    }
+                };
+                checks.push(Check {
+                    equation: e as u32,
+                    coefficient,
+                    later: later.len() as u32,
+                    kind,
+                });
+            }
+            let os = step_order.len() as u32;
+            for &(x, y) in less {
+                if x == c && position[y] < i {
+                    step_order.push((position[y] as u32, false));
+                } else if y == c && position[x] < i {
+                    step_order.push((position[x] as u32, true));
+                }
+            }
+            steps.push(Step {
+                cell: c as u32,
+                domain: domains[c],
+                groups: (gs, step_groups.len() as u32),
+                checks: (cs, checks.len() as u32),
+                order: (os, step_order.len() as u32),
+            });
+            step_term_ranges.push((ts, step_terms.len() as u32));
+        }
+        Plan {
+            values,
+            cells: n,
+            steps,
+            step_groups,
+            checks,
+            later_cells,
+            group_list,
+            step_order,
+            targets: equations.iter().map(|e| e.1).collect(),
+            groups: groups.len(),
+            domains,
+            step_terms,
+            step_term_ranges,
+        }
+    }
+
+    pub(super) fn cells(&self) -> usize {
+        self.cells
+    }
+
+    pub(super) fn state(&self) -> State {
+        State {
+            free: vec![self.values.all; self.groups],
+            partial: vec![0; self.targets.len()],
+            chosen: vec![0; self.cells],
+        }
+    }
+
+    /// The values step `depth` may take in `state`.
+    #[inline]
+    pub(super) fn candidates(&self, depth: usize, st: &State) -> u64 {
+        let step = &self.steps[depth];
+        let mut cand = step.domain;
+        for &g in &self.step_groups[step.groups.0 as usize..step.groups.1 as usize] {
+            cand &= st.free[g as usize];
+        }
+        for &(earlier, greater) in &self.step_order[step.order.0 as usize..step.order.1 as usize] {
+            let bit = st.chosen[earlier as usize] as usize;
+            cand &= if greater {
+                !bit_range(0, bit)
+            } else if bit == 0 {
+                0
+            } else {
+                bit_range(0, bit - 1)
+            };
+        }
+        for check in &self.checks[step.checks.0 as usize..step.checks.1 as usize] {
+            if cand == 0 {
+                break;
+            }
+            cand &= self.check(check, st);
+        }
+        cand
+    }
+
+    /// The values a check allows for its step's cell.
+    #[inline]
+    fn check(&self, check: &Check, st: &State) -> u64 {
+        let rest = self.targets[check.equation as usize] - st.partial[check.equation as usize];
+        let a = check.coefficient;
+        match check.kind {
+            CheckKind::Last => {
+                if rest % a != 0 {
+                    return 0;
+                }
+                self.values.bit_of(rest / a)
+            }
+            CheckKind::Distinct { group, union } => {
+                let avail = st.free[group as usize] & union;
+                self.distinct_allowed(avail, check.later, rest)
+            }
+            CheckKind::Bounds { start, end } => {
+                let (mut lo, mut hi) = (0i128, 0i128);
+                for &(cell, coefficient, (gs, ge)) in
+                    &self.later_cells[start as usize..end as usize]
+                {
+                    let mut d = self.domains[cell as usize];
+                    for &g in &self.group_list[gs as usize..ge as usize] {
+                        d &= st.free[g as usize];
+                    }
+                    if d == 0 {
+                        return 0;
+                    }
+                    let (l, h) = self.values.contribution(d, coefficient);
+                    lo += l;
+                    hi += h;
+                }
+                // a * v must lie in [rest - hi, rest - lo].
+                self.values
+                    .multiples(a, rest as i128 - hi, rest as i128 - lo)
+            }
+        }
+    }
+
+    /// Values `v` such that `later` distinct values of `avail` other than `v` can sum
+    /// to `rest - v`, as far as the bounds tell: the `later` smallest (`low`, summing to
+    /// `low_sum`) and largest. For `v` outside `low` the others' least total is
+    /// `low_sum`; for `v` inside it is `low_sum - v + next` with `next` the
+    /// (`later` + 1)-th smallest, so those are possible together or not at all.
+    #[inline]
+    fn distinct_allowed(&self, avail: u64, later: u32, rest: i64) -> u64 {
+        if later == 1 {
+            if let Some(v0) = self.values.base() {
+                return partners(avail, rest - 2 * v0);
+            }
+        }
+        if avail.count_ones() < later {
+            return 0;
+        }
+        let values = &self.values.list;
+        let (mut low, mut low_sum, mut m) = (0u64, 0i64, avail);
+        for _ in 0..later {
+            let bit = m & m.wrapping_neg();
+            low |= bit;
+            low_sum += values[bit.trailing_zeros() as usize];
+            m &= m - 1;
+        }
+        let low_ok = m != 0 && low_sum + values[m.trailing_zeros() as usize] <= rest;
+        let (mut high, mut high_sum, mut m) = (0u64, 0i64, avail);
+        for _ in 0..later {
+            let top = 63 - m.leading_zeros();
+            high |= 1 << top;
+            high_sum += values[top as usize];
+            m &= !(1u64 << top);
+        }
+        let high_ok = m != 0 && high_sum + values[63 - m.leading_zeros() as usize] >= rest;
+        let below = self.values.range(i64::MIN, rest - low_sum) & !low;
+        let above = self.values.range(rest - high_sum, i64::MAX) & !high;
+        (below | if low_ok { low } else { 0 }) & (above | if high_ok { high } else { 0 })
+    }
+
+    /// Sets step `depth` to `bit`.
+    #[inline]
+    pub(super) fn apply(&self, depth: usize, bit: u32, st: &mut State) {
+        let step = &self.steps[depth];
+        let mask = 1u64 << bit;
+        for &g in &self.step_groups[step.groups.0 as usize..step.groups.1 as usize] {
+            st.free[g as usize] &= !mask;
+        }
+        let v = self.values.list[bit as usize];
+        let (ts, te) = self.step_term_ranges[depth];
+        for &(e, a) in &self.step_terms[ts as usize..te as usize] {
+            st.partial[e as usize] += a * v;
+        }
+        st.chosen[depth] = bit as u8;
+    }
+
+    /// Undoes [`Plan::apply`].
+    #[inline]
+    pub(super) fn undo(&self, depth: usize, bit: u32, st: &mut State) {
+        let step = &self.steps[depth];
+        let mask = 1u64 << bit;
+        for &g in &self.step_groups[step.groups.0 as usize..step.groups.1 as usize] {
+            st.free[g as usize] |= mask;
+        }
+        let v = self.values.list[bit as usize];
+        let (ts, te) = self.step_term_ranges[depth];
+        for &(e, a) in &self.step_terms[ts as usize..te as usize] {
+            st.partial[e as usize] -= a * v;
+        }
+    }
+
+    /// Applies the bits of `prefix` to the first steps.
+    pub(super) fn replay(&self, prefix: &[u8], st: &mut State) {
+        for (depth, &bit) in prefix.iter().enumerate() {
+            self.apply(depth, bit.into(), st);
+        }
+    }
+
+    /// Undoes [`Plan::replay`].
+    pub(super) fn unwind(&self, prefix: &[u8], st: &mut State) {
+        for (depth, &bit) in prefix.iter().enumerate().rev() {
+            self.undo(depth, bit.into(), st);
+        }
+    }
+
+    /// The values of a complete branch, per cell.
+    pub(super) fn solution(&self, st: &State) -> Vec<i64> {
+        let mut out = vec![0; self.cells];
+        for (step, &bit) in self.steps.iter().zip(&st.chosen) {
+            out[step.cell as usize] = self.values.list[bit as usize];
+        }
+        out
+    }
+
+    /// Depth-first search below `depth`; `leaf` gets each solution and returns false to
+    /// stop. Returns false when stopped.
+    pub(super) fn dfs(
+        &self,
+        depth: usize,
+        st: &mut State,
+        nodes: &mut u64,
+        leaf: &mut impl FnMut(&State) -> bool,
+    ) -> bool {
+        if depth == self.cells {
+            return leaf(st);
+        }
+        let mut cand = self.candidates(depth, st);
+        while cand != 0 {
+            let bit = cand.trailing_zeros();
+            cand &= cand - 1;
+            *nodes += 1;
+            self.apply(depth, bit, st);
+            let go_on = self.dfs(depth + 1, st, nodes, leaf);
+            self.undo(depth, bit, st);
+            if !go_on {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// The bits `i` such that bit `k - i` of `avail` is set and differs from `i`: with
+/// values `v0 + i`, the values `v` whose partner `rest - v` (with `k = rest - 2 v0`) is
+/// still available, exactly, by one bit reversal and shift.
+#[inline]
+fn partners(avail: u64, k: i64) -> u64 {
+    if !(0..=126).contains(&k) {
+        return 0;
+    }
+    let reversed = avail.reverse_bits(); // bit j of avail at 63 - j
+    let mirrored = if k <= 63 {
+        reversed >> (63 - k)
+    } else {
+        reversed << (k - 63)
+    };
+    let itself = if k % 2 == 0 && k / 2 < 64 {
+        1u64 << (k / 2)
+    } else {
+        0
+    };
+    mirrored & !itself
+}
+
+/// The static order `order: static` asks for, derived from the equations: a cell that
+/// an equation forces (its last free cell) comes first; otherwise the cell that leaves
+/// the most equations one cell short (so that their last cell is forced next), then the
+/// cell in the most equations, then the smallest domain, then drawing order. Lines get
+/// closed as early as possible, which is where the checks prune.
+pub(super) fn planned_order(domains: &[u64], equations: &[(Vec<(usize, i64)>, i64)]) -> Vec<usize> {
+    let n = domains.len();
+    let mut free: Vec<usize> = equations.iter().map(|e| e.0.len()).collect();
+    let mut of_cell: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (e, (terms, _)) in equations.iter().enumerate() {
+        for &(c, _) in terms {
+            of_cell[c].push(e);
+        }
+    }
+    let mut placed = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    for _ in 0..n {
+        let best = (0..n)
+            .filter(|&c| !placed[c])
+            .max_by_key(|&c| {
+                let forced = of_cell[c].iter().any(|&e| free[e] == 1);
+                let near = of_cell[c].iter().filter(|&&e| free[e] == 2).count();
+                (
+                    forced,
+                    near,
+                    of_cell[c].len(),
+                    std::cmp::Reverse(domains[c].count_ones()),
+                    std::cmp::Reverse(c),
+                )
+            })
+            .expect("a cell is left");
+        placed[best] = true;
+        for &e in &of_cell[best] {
+            free[e] -= 1;
+        }
+        order.push(best);
+    }
+    order
+}
