@@ -81,7 +81,10 @@ impl Plan {
     /// Compiles `model` for the order `order` (a permutation of the cells), with its
     /// constraints as [`Prepared`] gives them.
     pub(super) fn new(model: &Model, order: &[usize], prepared: &Prepared) -> Plan {
-        let (groups, equations, less) = (&prepared.groups, &prepared.equations, &prepared.less);
+        // The implied sums of full groups only cost time here: with a static order
+        // the stated equations already close every line as early as possible.
+        let equations = &prepared.equations[..prepared.stated];
+        let (groups, less) = (&prepared.groups, &prepared.less);
         let n = model.cells.len();
         let values = Values::new(&model.values);
         let domains: Vec<u64> = model.domains.iter().map(|&d| d & values.all).collect();
@@ -153,6 +156,9 @@ impl Plan {
                     kind,
                 });
             }
+            // Cheapest and most selective first: a forced value, then an exact partner,
+            // then bounds over more cells; the loop stops once nothing is left.
+            checks[cs as usize..].sort_by_key(|c: &Check| c.later);
             let os = step_order.len() as u32;
             for &(x, y) in less {
                 if x == c && position[y] < i {
@@ -233,6 +239,11 @@ impl Plan {
         let a = check.coefficient;
         match check.kind {
             CheckKind::Last => {
+                if a == 1 {
+                    if let Some(v0) = self.values.base() {
+                        return bit_at(rest - v0);
+                    }
+                }
                 if rest % a != 0 {
                     return 0;
                 }
@@ -272,10 +283,14 @@ impl Plan {
     /// (`later` + 1)-th smallest, so those are possible together or not at all.
     #[inline]
     fn distinct_allowed(&self, avail: u64, later: u32, rest: i64) -> u64 {
-        if later == 1 {
-            if let Some(v0) = self.values.base() {
-                return partners(avail, rest - 2 * v0);
-            }
+        if let Some(v0) = self.values.base() {
+            return if later == 1 {
+                partners(avail, rest - 2 * v0)
+            } else if later == 2 {
+                pair_partners(avail, rest - 3 * v0)
+            } else {
+                distinct_allowed_from(avail, later, rest - v0 * (later as i64 + 1))
+            };
         }
         if avail.count_ones() < later {
             return 0;
@@ -382,6 +397,81 @@ impl Plan {
         }
         true
     }
+}
+
+/// The bits `i` of values for which two other distinct available values make up the
+/// rest: `j + k = k_total - i` with `j < k` in `avail` (either may equal `i`; that only
+/// keeps a value the bounds would also keep).
+#[inline]
+fn pair_partners(avail: u64, k_total: i64) -> u64 {
+    if !(0..=190).contains(&k_total) {
+        return 0;
+    }
+    let mut sums = 0u128;
+    let mut m = avail;
+    while m != 0 {
+        let j = m.trailing_zeros();
+        m &= m - 1;
+        sums |= (m as u128) << j;
+    }
+    // Bit s of sums: two values with indices summing to s. Want bit k_total - i.
+    let reversed = sums.reverse_bits(); // bit s at 127 - s
+    let mirrored = if k_total <= 127 {
+        reversed >> (127 - k_total)
+    } else {
+        reversed << (k_total - 127)
+    };
+    mirrored as u64
+}
+
+/// Bit `i`, or 0 when `i` is not in `0..64`.
+#[inline]
+fn bit_at(i: i64) -> u64 {
+    if (0..64).contains(&i) {
+        1 << i
+    } else {
+        0
+    }
+}
+
+/// Bits `0..=i` (none when `i < 0`).
+#[inline]
+fn bits_to(i: i64) -> u64 {
+    if i < 0 {
+        0
+    } else if i >= 63 {
+        u64::MAX
+    } else {
+        (2u64 << i) - 1
+    }
+}
+
+/// [`Plan::distinct_allowed`] for the values `v0 + i`, on bit indices alone: `rest`
+/// is the equation's remainder less `(later + 1) * v0`, so that sums of `later + 1`
+/// values become sums of their indices.
+#[inline]
+fn distinct_allowed_from(avail: u64, later: u32, rest: i64) -> u64 {
+    let (mut m, mut low_sum) = (avail, 0i64);
+    for _ in 0..later {
+        low_sum += i64::from(m.trailing_zeros());
+        m &= m.wrapping_sub(1);
+    }
+    if m == 0 {
+        return 0; // fewer than later + 1 values: the step's own value and the others
+    }
+    let low = avail ^ m;
+    let low_ok = low_sum + i64::from(m.trailing_zeros()) <= rest;
+    let (mut m, mut high_sum) = (avail, 0i64);
+    for _ in 0..later {
+        let top = 63 - m.leading_zeros();
+        high_sum += i64::from(top);
+        m ^= 1 << top;
+    }
+    let high = avail ^ m;
+    let high_ok = high_sum + i64::from(63 - m.leading_zeros()) >= rest;
+    let below = bits_to(rest - low_sum) & !low;
+    let above = !bits_to(rest - high_sum - 1) & !high;
+    (below | if low_ok { low } else { 0 }) & (above | if high_ok { high } else { 0 })
 }
 
 /// The bits `i` such that bit `k - i` of `avail` is set and differs from `i`: with

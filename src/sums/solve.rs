@@ -58,7 +58,7 @@ pub fn solve(model: &Model, distinct: bool, limits: Limits) -> Outcome {
         Order::Smallest => run(&Engine::new(model, &prepared), limits),
         Order::Static(order) => run(&Plan::new(model, order, &prepared), limits),
         Order::Planned => {
-            let order = planned_order(&model.domains, &prepared.equations);
+            let order = planned_order(&model.domains, &prepared.equations[..prepared.stated]);
             if std::env::var_os("POLYTILE_SHOW_ORDER").is_some() {
                 eprintln!(
                     "order: {:?}",
@@ -262,6 +262,8 @@ pub(super) struct Prepared {
     /// Per group: the values it must use all of (as many as it has cells), or 0.
     pub(super) group_full: Vec<u64>,
     pub(super) equations: Vec<(Vec<(usize, i64)>, i64)>,
+    /// `equations[..stated]` are the model's own, the rest implied.
+    pub(super) stated: usize,
     pub(super) less: Vec<(usize, usize)>,
 }
 
@@ -291,6 +293,7 @@ impl Prepared {
             .iter()
             .map(|e| (e.terms.clone(), e.target))
             .collect();
+        let stated = equations.len();
         // A group that must use exactly its values sums to their total: an implied
         // equation that joins the group's cages and lines.
         for (cells, &full) in groups.iter().zip(&group_full) {
@@ -312,6 +315,7 @@ impl Prepared {
             groups,
             group_full,
             equations,
+            stated,
             less,
         }
     }
