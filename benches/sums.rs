@@ -41,7 +41,10 @@ fn bench(c: &mut Criterion) {
     group.throughput(Throughput::Elements(FIRST as u64));
     group.bench_function("magic-square-5/first-100000", |b| {
         b.iter(|| {
-            let limits = Limits { limit: FIRST, ..one };
+            let limits = Limits {
+                limit: FIRST,
+                ..one
+            };
             solve(&square5, false, limits).count
         })
     });

@@ -53,9 +53,12 @@ fn grid(
 /// keeping half-cell offsets (hexagonal figures) on whole columns.
 fn drawing(positions: &[(usize, usize)], values: &[i64], width: usize) -> Vec<String> {
     let lines = positions.iter().map(|p| p.0 + 1).max().unwrap_or(0);
+    // The drawing's left margin (indentation, or `cells:` on the same line) is not
+    // part of the figure.
+    let margin = positions.iter().map(|p| p.1).min().unwrap_or(0);
     let mut by_line: Vec<Vec<(usize, i64)>> = vec![Vec::new(); lines];
     for (&(line, column), &v) in positions.iter().zip(values) {
-        by_line[line].push((column, v));
+        by_line[line].push((column - margin, v));
     }
     // The pitch of the drawing: the least distance between two names on a line.
     let pitch = by_line
