@@ -410,6 +410,7 @@ fn run_sums(model: &polytile::sums::Model, flags: &SumsFlags) -> Result<(), CliE
             "seconds": seconds,
             "threads": threads,
             "complete": count < limits.limit,
+            "automorphisms": outcome.automorphisms,
         });
         if flags.distinct {
             summary["total"] = outcome.total().into();
@@ -436,7 +437,10 @@ fn run_sums(model: &polytile::sums::Model, flags: &SumsFlags) -> Result<(), CliE
         }
         if flags.stats {
             let nodes = outcome.nodes;
-            eprintln!("nodes: {nodes}  threads: {threads}  time: {seconds:.6} s");
+            let automorphisms = outcome.automorphisms;
+            eprintln!(
+                "nodes: {nodes}  automorphisms: {automorphisms}  threads: {threads}  time: {seconds:.6} s"
+            );
         }
     }
     out.flush()?;

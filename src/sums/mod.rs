@@ -12,6 +12,7 @@ mod plan;
 mod propagate;
 pub mod render;
 pub mod solve;
+mod symmetry;
 
 pub use error::{CellSource, ErrorKind, SumsError};
 pub use model::{Equation, Layout, Model, Order, SymmetryBreak, MAX_VALUES};

@@ -8,6 +8,7 @@
 use super::model::{Model, Order};
 use super::plan::{planned_order, Plan};
 use super::propagate::Engine;
+use super::symmetry::{self, Perm};
 use crate::parallel;
 pub use crate::solve::Limits;
 
@@ -24,6 +25,9 @@ pub struct Outcome {
     /// Solutions each class stands for: the model's symmetry group order in distinct
     /// mode, 1 otherwise.
     pub group_order: u64,
+    /// In all mode, the automorphisms of the model the search used: it found one
+    /// solution per class and wrote out its images (1 when it searched them all).
+    pub automorphisms: usize,
 }
 
 impl Outcome {
@@ -44,29 +48,45 @@ pub fn solve(model: &Model, distinct: bool, limits: Limits) -> Outcome {
     let group_order = symmetry.map_or(1, |s| s.group_order);
     let extra_less = symmetry.map_or(&[][..], |s| &s.less[..]);
     let values = Values::new(&model.values);
-    let prepared = Prepared::new(model, &values, extra_less);
+    let mut prepared = Prepared::new(model, &values, extra_less);
     let mut outcome = Outcome {
         count: 0,
         solutions: Vec::new(),
         nodes: 0,
         group_order,
+        automorphisms: 1,
     };
     if limits.limit == 0 {
         return outcome;
     }
-    let (count, solutions, nodes) = match &model.order {
-        Order::Smallest => run(&Engine::new(model, &prepared), limits),
-        Order::Static(order) => run(&Plan::new(model, order, &prepared), limits),
-        Order::Planned => {
-            let order = planned_order(&model.domains, &prepared.equations[..prepared.stated]);
-            if std::env::var_os("POLYTILE_SHOW_ORDER").is_some() {
-                eprintln!(
-                    "order: {:?}",
-                    order.iter().map(|&c| &model.cells[c]).collect::<Vec<_>>()
-                );
-            }
-            run(&Plan::new(model, &order, &prepared), limits)
-        }
+    let order = match &model.order {
+        Order::Smallest => None,
+        Order::Static(order) => Some(order.clone()),
+        Order::Planned => Some(planned_order(
+            &model.domains,
+            &prepared.equations[..prepared.stated],
+        )),
+    };
+    // All solutions of a model whose solutions take distinct values: one per class of
+    // its automorphisms, then each class's images.
+    let images = if distinct || !symmetry::injective(model.cells.len(), &prepared) {
+        None
+    } else {
+        symmetry::automorphisms(model, &prepared).filter(|g| g.len() > 1)
+    };
+    if let Some(group) = &images {
+        let sequence: Vec<usize> = order
+            .clone()
+            .unwrap_or_else(|| (0..model.cells.len()).collect());
+        prepared
+            .less
+            .extend(symmetry::breaking_constraints(group, &sequence));
+    }
+    outcome.automorphisms = images.as_ref().map_or(1, Vec::len);
+    let images = images.as_deref();
+    let (count, solutions, nodes) = match &order {
+        None => run(&Engine::new(model, &prepared), limits, images),
+        Some(order) => run(&Plan::new(model, order, &prepared), limits, images),
     };
     outcome.count = count;
     outcome.solutions = solutions;
@@ -86,7 +106,11 @@ pub(super) trait Search: Sync {
 }
 
 /// Runs the tasks of `search` on the threads and merges them in task order.
-fn run(search: &impl Search, limits: Limits) -> (usize, Vec<Vec<i64>>, u64) {
+fn run(
+    search: &impl Search,
+    limits: Limits,
+    images: Option<&[Perm]>,
+) -> (usize, Vec<Vec<i64>>, u64) {
     let limit = limits.limit;
     let (tasks, mut nodes) = search.frontier();
     let results = parallel::run_tasks(
@@ -99,6 +123,7 @@ fn run(search: &impl Search, limits: Limits) -> (usize, Vec<Vec<i64>>, u64) {
                 limit,
                 keep: limits.keep,
                 solutions: Vec::new(),
+                images,
             };
             let nodes = search.run_task(&tasks[t], &mut found);
             (found.count, found.solutions, nodes)
@@ -119,21 +144,41 @@ fn run(search: &impl Search, limits: Limits) -> (usize, Vec<Vec<i64>>, u64) {
 }
 
 /// Collects the solutions of one task.
-pub(super) struct Found {
+pub(super) struct Found<'g> {
     count: usize,
     limit: usize,
     keep: bool,
     solutions: Vec<Vec<i64>>,
+    /// When the search keeps one solution per class: the automorphisms (identity
+    /// first) whose images are the class.
+    images: Option<&'g [Perm]>,
 }
 
-impl Found {
-    /// Records a solution, whose values `values` gives if they are kept; false once
-    /// the limit is reached.
+impl Found<'_> {
+    /// Records a solution, whose values `values` gives if they are kept (and, with
+    /// `images`, its class); false once the limit is reached.
     #[inline]
     pub(super) fn solution(&mut self, values: impl FnOnce() -> Vec<i64>) -> bool {
-        self.count += 1;
-        if self.keep {
-            self.solutions.push(values());
+        match self.images {
+            None => {
+                self.count += 1;
+                if self.keep {
+                    self.solutions.push(values());
+                }
+            }
+            Some(group) => {
+                self.count += group.len();
+                if self.keep {
+                    let values = values();
+                    for g in group {
+                        let mut image = vec![0; values.len()];
+                        for (c, &v) in values.iter().enumerate() {
+                            image[g[c] as usize] = v;
+                        }
+                        self.solutions.push(image);
+                    }
+                }
+            }
         }
         self.count < self.limit
     }
