@@ -1012,3 +1012,77 @@ fn every_search_order_finds_the_same_solutions() {
         }
     }
 }
+
+/// All solutions of `model` by trying every permutation of `values` (the model must
+/// have one cell per value and `distinct: all`), checked with the verifier.
+fn brute_force_permutations(model: &Model, values: &[i64]) -> BTreeSet<Vec<i64>> {
+    fn permute(k: usize, current: &mut Vec<i64>, model: &Model, out: &mut BTreeSet<Vec<i64>>) {
+        if k == current.len() {
+            if verify(model, current).is_ok() {
+                out.insert(current.clone());
+            }
+            return;
+        }
+        for i in k..current.len() {
+            current.swap(k, i);
+            permute(k + 1, current, model, out);
+            current.swap(k, i);
+        }
+    }
+    let mut out = BTreeSet::new();
+    permute(0, &mut values.to_vec(), model, &mut out);
+    out
+}
+
+/// In all mode the search finds one solution per class of the model's automorphisms
+/// and writes out the class: the semi-magic 3 x 3 squares (rows and columns only, no
+/// diagonals) have a larger group than the square's 8 (any row or column permutation,
+/// and the transpose: 72), and the sets must equal brute force in every search order.
+#[test]
+fn classes_of_automorphisms_expand_to_exactly_the_solutions() {
+    let text = "values: 1..9\ngrid: 3 x 3\ndistinct: all\n\
+                r1c1 + r1c2 + r1c3 = 15\nr2c1 + r2c2 + r2c3 = 15\nr3c1 + r3c2 + r3c3 = 15\n\
+                r1c1 + r2c1 + r3c1 = 15\nr1c2 + r2c2 + r3c2 = 15\nr1c3 + r2c3 + r3c3 = 15\n";
+    let mut model = parse(text);
+    let expected = brute_force_permutations(&model, &(1..=9).collect::<Vec<_>>());
+    // One class: every semi-magic square of 1..9 is a row and column shuffle of the
+    // Lo Shu, or of its transpose.
+    assert_eq!(expected.len(), 72);
+    for order in [
+        polytile::sums::Order::Planned,
+        polytile::sums::Order::Smallest,
+    ] {
+        model.order = order.clone();
+        let out = all(&model, false);
+        assert_eq!(out.automorphisms, 72, "{order:?}");
+        let found: BTreeSet<Vec<i64>> = out.solutions.iter().cloned().collect();
+        assert_eq!(
+            found.len(),
+            out.solutions.len(),
+            "{order:?}: a solution twice"
+        );
+        assert_eq!(found, expected, "{order:?}");
+    }
+    // A model whose solutions repeat values is searched in full: no class expansion.
+    let repeated = parse("values: 1..3\ncells: a b\na + b = 4\n");
+    let out = all(&repeated, false);
+    assert_eq!((out.count, out.automorphisms), (3, 1));
+}
+
+/// The automorphism groups the solver finds for the shipped figures: the hexagon's 12;
+/// for the magic squares of order 4 and 5, the square's 8 times the 4 maps that swap
+/// rows and columns symmetrically about the centre; none for the killers.
+#[test]
+fn automorphism_groups_of_the_shipped_models() {
+    for (file, order) in [
+        ("magic-hexagon.sum", 12),
+        ("magic-square-3.sum", 8),
+        ("magic-square-4.sum", 32),
+        ("magic-square-5.sum", 32),
+        ("killer-wikipedia.sum", 1),
+        ("send-more-money.sum", 1),
+    ] {
+        let out = solve(&load(file), false, keep(1, 1));
+        assert_eq!(out.automorphisms, order, "{file}");
+    }
+}
