@@ -1,6 +1,6 @@
 //! Criterion benches of the number puzzles, in-process, one thread, the targets of
 //! issue 4: the magic hexagon (all 12), 4x4 magic squares (all 7,040), Tarek's
-//! unsolvable killer #1, and the rate of 5x5 magic squares (the first 100,000).
+//! unsolvable killer #1, and the rate of 5x5 magic squares (the first 1,000,000).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use polytile::sums::solve::{solve, Limits};
@@ -37,9 +37,9 @@ fn bench(c: &mut Criterion) {
         });
     }
     let square5 = load("magic-square-5");
-    const FIRST: usize = 100_000;
+    const FIRST: usize = 1_000_000;
     group.throughput(Throughput::Elements(FIRST as u64));
-    group.bench_function("magic-square-5/first-100000", |b| {
+    group.bench_function("magic-square-5/first-1000000", |b| {
         b.iter(|| {
             let limits = Limits {
                 limit: FIRST,

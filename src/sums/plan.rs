@@ -30,8 +30,18 @@ struct Check {
 enum CheckKind {
     /// The cell is the equation's last: its value is forced.
     Last,
+    /// The same with coefficient 1 and values `v0 + i`: bit `rest - v0`.
+    LastIndex { v0: i64 },
+    /// Coefficients 1, all cells in `group`, values `v0 + i`, one later cell: the exact
+    /// partners of [`partners`], with `k = rest - 2 v0`.
+    Partner { group: u32, union: u64, v0: i64 },
+    /// The same with two later cells: [`pair_partners`], with `k = rest - 3 v0`.
+    Pair { group: u32, union: u64, v0: i64 },
+    /// The same with more later cells: [`distinct_allowed_from`], with the rest less
+    /// `(later + 1) v0`.
+    Spread { group: u32, union: u64, bias: i64 },
     /// Coefficients 1, all cells in `group`; `union` is the union of the later cells'
-    /// domains.
+    /// domains (values in any order).
     Distinct { group: u32, union: u64 },
     /// Anything else: bounds from the later cells' domains, `later_cells` is a range
     /// of `Plan::later_cells`.
@@ -72,7 +82,8 @@ pub(super) struct Plan {
 /// The mutable state of a branch.
 pub(super) struct State {
     free: Vec<u64>,
-    partial: Vec<i64>,
+    /// Per equation: the target less the contributions of the cells set so far.
+    rest: Vec<i64>,
     /// The bit chosen at each step.
     chosen: Vec<u8>,
 }
@@ -126,18 +137,32 @@ impl Plan {
                     .copied()
                     .filter(|&(d, _)| position[d] > i)
                     .collect();
+                let v0 = values.base();
                 let kind = if later.is_empty() {
-                    CheckKind::Last
+                    match v0 {
+                        Some(v0) if coefficient == 1 => CheckKind::LastIndex { v0 },
+                        _ => CheckKind::Last,
+                    }
                 } else {
                     let cells: Vec<usize> = terms.iter().map(|t| t.0).collect();
                     let common = groups
                         .iter()
                         .position(|g| cells.iter().all(|x| g.contains(x)));
                     match common {
-                        Some(group) if terms.iter().all(|t| t.1 == 1) => CheckKind::Distinct {
-                            group: group as u32,
-                            union: later.iter().fold(0, |u, &(d, _)| u | domains[d]),
-                        },
+                        Some(group) if terms.iter().all(|t| t.1 == 1) => {
+                            let group = group as u32;
+                            let union = later.iter().fold(0, |u, &(d, _)| u | domains[d]);
+                            match (v0, later.len()) {
+                                (Some(v0), 1) => CheckKind::Partner { group, union, v0 },
+                                (Some(v0), 2) => CheckKind::Pair { group, union, v0 },
+                                (Some(v0), k) => CheckKind::Spread {
+                                    group,
+                                    union,
+                                    bias: v0 * (k as i64 + 1),
+                                },
+                                (None, _) => CheckKind::Distinct { group, union },
+                            }
+                        }
                         _ => {
                             let start = later_cells.len() as u32;
                             later_cells
@@ -200,7 +225,7 @@ impl Plan {
     pub(super) fn state(&self) -> State {
         State {
             free: vec![self.values.all; self.groups],
-            partial: vec![0; self.targets.len()],
+            rest: self.targets.clone(),
             chosen: vec![0; self.cells],
         }
     }
@@ -235,15 +260,20 @@ impl Plan {
     /// The values a check allows for its step's cell.
     #[inline]
     fn check(&self, check: &Check, st: &State) -> u64 {
-        let rest = self.targets[check.equation as usize] - st.partial[check.equation as usize];
+        let rest = st.rest[check.equation as usize];
         let a = check.coefficient;
         match check.kind {
+            CheckKind::LastIndex { v0 } => bit_at(rest - v0),
+            CheckKind::Partner { group, union, v0 } => {
+                partners(st.free[group as usize] & union, rest - 2 * v0)
+            }
+            CheckKind::Pair { group, union, v0 } => {
+                pair_partners(st.free[group as usize] & union, rest - 3 * v0)
+            }
+            CheckKind::Spread { group, union, bias } => {
+                distinct_allowed_from(st.free[group as usize] & union, check.later, rest - bias)
+            }
             CheckKind::Last => {
-                if a == 1 {
-                    if let Some(v0) = self.values.base() {
-                        return bit_at(rest - v0);
-                    }
-                }
                 if rest % a != 0 {
                     return 0;
                 }
@@ -283,15 +313,6 @@ impl Plan {
     /// (`later` + 1)-th smallest, so those are possible together or not at all.
     #[inline]
     fn distinct_allowed(&self, avail: u64, later: u32, rest: i64) -> u64 {
-        if let Some(v0) = self.values.base() {
-            return if later == 1 {
-                partners(avail, rest - 2 * v0)
-            } else if later == 2 {
-                pair_partners(avail, rest - 3 * v0)
-            } else {
-                distinct_allowed_from(avail, later, rest - v0 * (later as i64 + 1))
-            };
-        }
         if avail.count_ones() < later {
             return 0;
         }
@@ -328,7 +349,7 @@ impl Plan {
         let v = self.values.list[bit as usize];
         let (ts, te) = self.step_term_ranges[depth];
         for &(e, a) in &self.step_terms[ts as usize..te as usize] {
-            st.partial[e as usize] += a * v;
+            st.rest[e as usize] -= a * v;
         }
         st.chosen[depth] = bit as u8;
     }
@@ -344,7 +365,7 @@ impl Plan {
         let v = self.values.list[bit as usize];
         let (ts, te) = self.step_term_ranges[depth];
         for &(e, a) in &self.step_terms[ts as usize..te as usize] {
-            st.partial[e as usize] -= a * v;
+            st.rest[e as usize] += a * v;
         }
     }
 

@@ -37,8 +37,7 @@ impl Outcome {
     }
 }
 
-/// Tasks the search tree is cut into, independent of the thread count so that node
-/// counts are too.
+/// Tasks the search tree is cut into on several threads.
 pub(super) const TARGET_TASKS: usize = 256;
 
 /// Finds the solutions of `model`; with `distinct`, one per class of the model's
@@ -99,8 +98,13 @@ pub(super) trait Search: Sync {
     /// A subtree, as the search describes it.
     type Task: Send + Sync;
     /// The tree cut into at least [`TARGET_TASKS`] subtrees (fewer if it is smaller),
-    /// in search order, and the nodes spent cutting it.
+    /// in search order, and the nodes spent cutting it (the nodes above the cut).
     fn frontier(&self) -> (Vec<Self::Task>, u64);
+    /// The same for at least `target` subtrees.
+    fn frontier_to(&self, target: usize) -> (Vec<Self::Task>, u64) {
+        let _ = target;
+        self.frontier()
+    }
     /// Searches one subtree; returns its nodes.
     fn run_task(&self, task: &Self::Task, found: &mut Found) -> u64;
 }
@@ -112,7 +116,9 @@ fn run(
     images: Option<&[Perm]>,
 ) -> (usize, Vec<Vec<i64>>, u64) {
     let limit = limits.limit;
-    let (tasks, mut nodes) = search.frontier();
+    // The cut changes nothing but the work split: the tree and its nodes are the same.
+    let target = if limits.threads <= 1 { 1 } else { TARGET_TASKS };
+    let (tasks, mut nodes) = search.frontier_to(target);
     let results = parallel::run_tasks(
         tasks.len(),
         limits.threads.max(1),
@@ -371,11 +377,15 @@ impl Search for Plan {
     type Task = Vec<u8>;
 
     fn frontier(&self) -> (Vec<Vec<u8>>, u64) {
+        self.frontier_to(TARGET_TASKS)
+    }
+
+    fn frontier_to(&self, target: usize) -> (Vec<Vec<u8>>, u64) {
         let mut level: Vec<Vec<u8>> = vec![Vec::new()];
         let mut nodes = 0;
         let mut state = self.state();
         let mut depth = 0;
-        while level.len() < TARGET_TASKS && depth < self.cells() {
+        while level.len() < target && depth < self.cells() {
             let mut next = Vec::new();
             for prefix in &level {
                 self.replay(prefix, &mut state);
