@@ -67,36 +67,46 @@ pub(super) fn automorphisms(model: &Model, prepared: &Prepared) -> Option<Vec<Pe
 
     // Two cells and their images share the same constraints: checked for each new
     // image against every earlier one, which prunes long before an equation closes.
-    let mut shared: Vec<Vec<[i64; 5]>> = vec![Vec::new(); n * n];
+    // The digest of a multiset is the wrapping sum of its members' digests.
+    let mut pair = vec![0u64; n * n];
     for (terms, target) in &equations {
         for &(a, ca) in terms {
             for &(b, cb) in terms {
                 if a != b {
-                    shared[a * n + b].push([1, terms.len() as i64, ca, cb, *target]);
+                    let d = digest(&[1, terms.len() as i64, ca, cb, *target]);
+                    pair[a * n + b] = pair[a * n + b].wrapping_add(d);
                 }
             }
         }
     }
     for g in &groups {
+        let d = digest(&[2, g.len() as i64]);
         for &a in g {
             for &b in g {
                 if a != b {
-                    shared[a * n + b].push([2, g.len() as i64, 0, 0, 0]);
+                    pair[a * n + b] = pair[a * n + b].wrapping_add(d);
                 }
             }
         }
     }
     for &(a, b) in &less {
-        shared[a * n + b].push([3, 1, 0, 0, 0]);
-        shared[b * n + a].push([3, -1, 0, 0, 0]);
+        pair[a * n + b] = pair[a * n + b].wrapping_add(digest(&[3, 1]));
+        pair[b * n + a] = pair[b * n + a].wrapping_add(digest(&[3, -1]));
     }
-    let pair: Vec<u64> = shared
-        .into_iter()
-        .map(|mut list| {
-            list.sort_unstable();
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            std::hash::Hash::hash(&list, &mut h);
-            std::hash::Hasher::finish(&h)
+    // A cell's row of shared-constraint digests, as a multiset, is kept by every
+    // automorphism too: cells whose rows differ are never tried for each other.
+    let rows: Vec<Vec<u64>> = (0..n)
+        .map(|c| {
+            let mut row = pair[c * n..(c + 1) * n].to_vec();
+            row.sort_unstable();
+            row
+        })
+        .collect();
+    let class: Vec<usize> = (0..n)
+        .map(|c| {
+            (0..n)
+                .position(|d| signature[d] == signature[c] && rows[d] == rows[c])
+                .unwrap_or(c)
         })
         .collect();
 
@@ -160,7 +170,7 @@ pub(super) fn automorphisms(model: &Model, prepared: &Prepared) -> Option<Vec<Pe
         cells: n,
         pair: &pair,
         order: &order,
-        signature: &signature,
+        class: &class,
         closing: &closing,
         equations: &equations,
         groups: &groups,
@@ -177,6 +187,18 @@ pub(super) fn automorphisms(model: &Model, prepared: &Prepared) -> Option<Vec<Pe
     // Identity first: it is the least permutation in the order found.
     found.sort();
     (found.len() <= MAX_GROUP).then_some(found)
+}
+
+/// A well-mixed 64-bit digest of a few integers (splitmix64 steps).
+fn digest(fields: &[i64]) -> u64 {
+    let mut h = 0x9e37_79b9_7f4a_7c15u64;
+    for &f in fields {
+        h = (h ^ f as u64).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h ^= h >> 31;
+        h = h.wrapping_mul(0x94d0_49bb_1331_11eb);
+        h ^= h >> 29;
+    }
+    h
 }
 
 fn sorted(mut terms: Vec<(usize, i64)>) -> Vec<(usize, i64)> {
@@ -196,7 +218,8 @@ struct Automorphisms<'a> {
     /// A digest of the constraints cells `a` and `b` share, at `a * cells + b`.
     pair: &'a [u64],
     order: &'a [usize],
-    signature: &'a [(u64, usize, usize, Vec<[i64; 4]>)],
+    /// Cells with the same class may be exchanged (the least cell of the class).
+    class: &'a [usize],
     closing: &'a [Vec<Closing>],
     equations: &'a HashSet<(Vec<(usize, i64)>, i64)>,
     groups: &'a HashSet<Vec<usize>>,
@@ -217,7 +240,7 @@ impl Automorphisms<'_> {
         }
         let c = self.order[at];
         for d in 0..self.order.len() {
-            if self.used[d] || self.signature[d] != self.signature[c] {
+            if self.used[d] || self.class[d] != self.class[c] {
                 continue;
             }
             self.steps += 1;
