@@ -231,7 +231,7 @@ impl Plan {
     }
 
     /// The values step `depth` may take in `state`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn candidates(&self, depth: usize, st: &State) -> u64 {
         let step = &self.steps[depth];
         let mut cand = step.domain;
@@ -258,7 +258,7 @@ impl Plan {
     }
 
     /// The values a check allows for its step's cell.
-    #[inline]
+    #[inline(always)]
     fn check(&self, check: &Check, st: &State) -> u64 {
         let rest = st.rest[check.equation as usize];
         let a = check.coefficient;
@@ -311,7 +311,7 @@ impl Plan {
     /// `low_sum`) and largest. For `v` outside `low` the others' least total is
     /// `low_sum`; for `v` inside it is `low_sum - v + next` with `next` the
     /// (`later` + 1)-th smallest, so those are possible together or not at all.
-    #[inline]
+    #[inline(always)]
     fn distinct_allowed(&self, avail: u64, later: u32, rest: i64) -> u64 {
         if avail.count_ones() < later {
             return 0;
@@ -339,7 +339,7 @@ impl Plan {
     }
 
     /// Sets step `depth` to `bit`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn apply(&self, depth: usize, bit: u32, st: &mut State) {
         let step = &self.steps[depth];
         let mask = 1u64 << bit;
@@ -355,7 +355,7 @@ impl Plan {
     }
 
     /// Undoes [`Plan::apply`].
-    #[inline]
+    #[inline(always)]
     pub(super) fn undo(&self, depth: usize, bit: u32, st: &mut State) {
         let step = &self.steps[depth];
         let mask = 1u64 << bit;
