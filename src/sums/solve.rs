@@ -2,6 +2,9 @@
 //! model's order asks for (static: [`super::plan`]; smallest domain:
 //! [`super::propagate`]), tasks on threads, solutions merged in search order.
 //!
+//! In all mode, a model whose solutions use distinct values is searched one solution
+//! per class of its automorphisms ([`super::symmetry`]), each class written out whole.
+//!
 //! The implied sum of a group that must use all its values (`1 + ... + 9 = 45` for a
 //! sudoku row) is added as an equation, which lets cages and lines interact.
 
@@ -18,7 +21,8 @@ pub struct Outcome {
     /// Solutions found; in distinct mode, classes of symmetric solutions.
     pub count: usize,
     /// When `keep` was set, the value of each cell (in `Model::cells` order) of each
-    /// solution, in search order.
+    /// solution, in search order; with automorphisms, each class found is followed by
+    /// its images.
     pub solutions: Vec<Vec<i64>>,
     /// Search nodes (values tried), when `stats` was set.
     pub nodes: u64,
