@@ -17,3 +17,4 @@ pub mod search;
 pub mod solve;
 pub mod sums;
 pub mod tables;
+pub mod text;

@@ -33,7 +33,7 @@ enum Command {
     /// Solve a number puzzle with sums (format: docs/sums-format.md).
     Sums(SumsArgs),
     /// Solve the order-3 magic hexagon (built in).
-    MagicHexagon(SumsFlags),
+    MagicHexagon(SearchFlags),
     /// Solve the magic square of order N (built in).
     MagicSquare(MagicSquareArgs),
 }
@@ -44,7 +44,7 @@ struct SumsArgs {
     #[arg(value_name = "FILE")]
     file: std::path::PathBuf,
     #[command(flatten)]
-    flags: SumsFlags,
+    flags: SearchFlags,
 }
 
 #[derive(Args)]
@@ -53,20 +53,23 @@ struct MagicSquareArgs {
     #[arg(value_name = "N", value_parser = clap::value_parser!(u8).range(1..=8))]
     order: u8,
     #[command(flatten)]
-    flags: SumsFlags,
+    flags: SearchFlags,
 }
 
-/// The flags of the number-puzzle subcommands, the same as `solve`'s.
+/// The flags of every solving subcommand (`solve`, `sums`, `magic-hexagon`,
+/// `magic-square`).
 #[derive(Args)]
-struct SumsFlags {
+struct SearchFlags {
     /// Print only the number of solutions (and, with --format json, the summary).
     #[arg(long)]
     count: bool,
-    /// Every solution, symmetric ones counted apart (the default).
+    /// Every solution: rotations and reflections of the whole figure count as different
+    /// (the default).
     #[arg(long, conflicts_with = "distinct")]
     all: bool,
-    /// One solution per class of symmetric solutions, picked by the model's symmetry
-    /// constraints; the summary also gives the total they stand for.
+    /// Solutions up to symmetry (tilings: the board's rotations, and reflections when
+    /// the pieces allow them; number puzzles: the file's `symmetry` constraints); the
+    /// summary also gives the total they stand for.
     #[arg(long)]
     distinct: bool,
     /// Stop after N solutions, in search order.
@@ -79,7 +82,8 @@ struct SumsFlags {
     /// and a summary object as the last line.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// Print nodes visited and time (standard error in text format).
+    /// Print nodes visited and time, and placements for tilings (standard error in
+    /// text format).
     #[arg(long)]
     stats: bool,
 }
@@ -89,30 +93,8 @@ struct SolveArgs {
     /// The puzzle file.
     #[arg(value_name = "FILE")]
     file: std::path::PathBuf,
-    /// Print only the number of solutions (and, with --format json, the summary).
-    #[arg(long)]
-    count: bool,
-    /// Every solution: rotations and reflections of the whole board count as different
-    /// (the default).
-    #[arg(long, conflicts_with = "distinct")]
-    all: bool,
-    /// Solutions up to the board's symmetries (rotations, and reflections when the
-    /// pieces allow them); the summary also gives the total they stand for.
-    #[arg(long)]
-    distinct: bool,
-    /// Stop after N solutions, in search order.
-    #[arg(long, value_name = "N")]
-    limit: Option<usize>,
-    /// Worker threads [default: one per core].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    threads: Option<u16>,
-    /// Output format: text draws each solution; json prints one object per solution
-    /// and a summary object as the last line.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
-    /// Print nodes visited, placements and time (standard error in text format).
-    #[arg(long)]
-    stats: bool,
+    #[command(flatten)]
+    flags: SearchFlags,
 }
 
 #[derive(Args)]
@@ -295,23 +277,24 @@ fn placement_count(groups: &[Group]) -> usize {
 
 fn run_solve(args: &SolveArgs) -> Result<(), CliError> {
     // --all is the default; the flag exists to be explicit and to conflict with --distinct.
-    let _ = args.all;
+    let _ = args.flags.all;
     let puzzle = polytile::puzzle::load(&args.file).map_err(|e| CliError::Input(e.to_string()))?;
     let threads = args
+        .flags
         .threads
         .map_or_else(polytile::parallel::default_threads, usize::from);
-    let json = args.format == Format::Json;
+    let json = args.flags.format == Format::Json;
     let limits = polytile::solve::Limits {
-        limit: args.limit.unwrap_or(usize::MAX),
-        keep: !args.count,
+        limit: args.flags.limit.unwrap_or(usize::MAX),
+        keep: !args.flags.count,
         threads,
-        stats: args.stats || json,
+        stats: args.flags.stats || json,
     };
     let start = std::time::Instant::now();
     let failed =
         |e: polytile::solve::SolveError| CliError::Input(format!("{}: {e}", args.file.display()));
     let (board, pieces, leftover) = (&puzzle.board, &puzzle.pieces, puzzle.allow_leftover);
-    let (count, total, group_order, solutions, nodes, placements) = if args.distinct {
+    let (count, total, group_order, solutions, nodes, placements) = if args.flags.distinct {
         let d = polytile::solve::solve_distinct(board, pieces, leftover, limits).map_err(failed)?;
         let (total, order) = (Some(d.total), Some(d.group_order));
         (d.classes, total, order, d.solutions, d.nodes, d.placements)
@@ -334,7 +317,7 @@ fn run_solve(args: &SolveArgs) -> Result<(), CliError> {
         }
         let mut summary = serde_json::json!({
             "puzzle": puzzle.name,
-            "mode": if args.distinct { "distinct" } else { "all" },
+            "mode": if args.flags.distinct { "distinct" } else { "all" },
             "solutions": count,
             "nodes": nodes,
             "placements": placements,
@@ -363,7 +346,7 @@ fn run_solve(args: &SolveArgs) -> Result<(), CliError> {
             )?,
             _ => writeln!(out, "{count} solution{s}")?,
         }
-        if args.stats {
+        if args.flags.stats {
             eprintln!("nodes: {nodes}  placements: {placements}  threads: {threads}  time: {seconds:.3} s");
         }
     }
@@ -371,7 +354,7 @@ fn run_solve(args: &SolveArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-fn run_sums(model: &polytile::sums::Model, flags: &SumsFlags) -> Result<(), CliError> {
+fn run_sums(model: &polytile::sums::Model, flags: &SearchFlags) -> Result<(), CliError> {
     // --all is the default; the flag exists to be explicit and to conflict with --distinct.
     let _ = flags.all;
     let threads = flags

@@ -86,24 +86,12 @@ pub fn parse_bytes(bytes: &[u8], file: &str) -> Result<Puzzle, PuzzleError> {
     match std::str::from_utf8(bytes) {
         Ok(text) => parse(text, file),
         Err(e) => {
-            let good = &bytes[..e.valid_up_to()];
-            let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-            // `good` is valid UTF-8, so this slice of it is too. Like `parse`, skip a
-            // byte-order mark at the start of the file.
-            let line = std::str::from_utf8(&good[line_start..]).unwrap_or("");
-            let line = if line_start == 0 {
-                line.strip_prefix('\u{feff}').unwrap_or(line)
-            } else {
-                line
-            };
-            let column = line.chars().count() + 1;
+            let (line, column, byte) = crate::text::utf8_error_at(bytes, &e);
             Err(PuzzleError::Parse {
                 file: file.to_string(),
-                line: good.iter().filter(|&&b| b == b'\n').count() + 1,
+                line,
                 column,
-                kind: ErrorKind::NotUtf8 {
-                    byte: bytes[e.valid_up_to()],
-                },
+                kind: ErrorKind::NotUtf8 { byte },
             })
         }
     }

@@ -101,24 +101,10 @@ pub(super) fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
     p.finish(end)
 }
 
-/// Whitespace-separated words of `text`, each with its column; `text` starts at
-/// column `start`.
+/// Whitespace-separated words of `text` with their columns; `text` starts at column
+/// `start`.
 fn words(text: &str, start: usize) -> Vec<(&str, usize)> {
-    let mut out = Vec::new();
-    let mut word: Option<(usize, usize)> = None;
-    for (column, (i, ch)) in (start..).zip(text.char_indices()) {
-        if ch.is_whitespace() {
-            if let Some((b, c)) = word.take() {
-                out.push((&text[b..i], c));
-            }
-        } else if word.is_none() {
-            word = Some((i, column));
-        }
-    }
-    if let Some((b, c)) = word {
-        out.push((&text[b..], c));
-    }
-    out
+    crate::text::words(text, start, char::is_whitespace)
 }
 
 fn parse_grid(word: &str) -> Result<Grid, ErrorKind> {

@@ -26,6 +26,7 @@ use std::path::Path;
 
 use super::error::{CellSource, ErrorKind, SumsError};
 use super::model::{Equation, Layout, Model, Order, SymmetryBreak, MAX_VALUES};
+use crate::text::words;
 
 /// Words that `distinct:` gives a meaning, so no cell may be called that.
 const RESERVED: [&str; 4] = ["all", "rows", "columns", "boxes"];
@@ -82,49 +83,18 @@ pub fn load(path: &Path) -> Result<Model, SumsError> {
     match std::str::from_utf8(&bytes) {
         Ok(text) => parse(text, &file),
         Err(e) => {
-            let good = &bytes[..e.valid_up_to()];
-            let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-            // `good` is valid UTF-8, so this slice of it is too. Like `parse`, skip a
-            // byte-order mark at the start of the file.
-            let line = std::str::from_utf8(&good[line_start..]).unwrap_or("");
-            let line = if line_start == 0 {
-                line.strip_prefix('\u{feff}').unwrap_or(line)
-            } else {
-                line
-            };
+            let (line, column, byte) = crate::text::utf8_error_at(&bytes, &e);
             Err(SumsError::Parse {
                 file,
-                line: good.iter().filter(|&&b| b == b'\n').count() + 1,
-                column: line.chars().count() + 1,
-                kind: ErrorKind::NotUtf8 {
-                    byte: bytes.get(e.valid_up_to()).copied().unwrap_or(0),
-                },
+                line,
+                column,
+                kind: ErrorKind::NotUtf8 { byte },
             })
         }
     }
 }
 
 // ---- Words and tokens ----
-
-/// Words of `text` split at characters where `sep` holds, each with its column; `text`
-/// starts at column `start`.
-fn words(text: &str, start: usize, sep: fn(char) -> bool) -> Vec<(&str, usize)> {
-    let mut out = Vec::new();
-    let mut word: Option<(usize, usize)> = None;
-    for (column, (i, ch)) in (start..).zip(text.char_indices()) {
-        if sep(ch) {
-            if let Some((b, c)) = word.take() {
-                out.push((&text[b..i], c));
-            }
-        } else if word.is_none() {
-            word = Some((i, column));
-        }
-    }
-    if let Some((b, c)) = word {
-        out.push((&text[b..], c));
-    }
-    out
-}
 
 fn list_separator(ch: char) -> bool {
     ch.is_whitespace() || ch == ','
