@@ -81,9 +81,27 @@ pub fn solve(model: &Model, distinct: bool, limits: Limits) -> Outcome {
         let sequence: Vec<usize> = order
             .clone()
             .unwrap_or_else(|| (0..model.cells.len()).collect());
-        prepared
-            .less
-            .extend(symmetry::breaking_constraints(group, &sequence));
+        let mut less = symmetry::breaking_constraints(group, &sequence);
+        // The file's own symmetry constraints, when they are exactly Puget's for this
+        // group along some sequence (so just as exact), encode its author's choice of
+        // cells; for the magic hexagon they prune a third more.
+        if let Some(stated) = model.symmetry.as_ref() {
+            let mut firsts: Vec<usize> = Vec::new();
+            for &(a, _) in &stated.less {
+                if !firsts.contains(&a) {
+                    firsts.push(a);
+                }
+            }
+            let rest = sequence.iter().copied().filter(|c| !firsts.contains(c));
+            let along: Vec<usize> = firsts.iter().copied().chain(rest).collect();
+            let theirs = symmetry::breaking_constraints(group, &along);
+            let as_set =
+                |v: &[(usize, usize)]| v.iter().copied().collect::<std::collections::BTreeSet<_>>();
+            if as_set(&theirs) == as_set(&stated.less) {
+                less = theirs;
+            }
+        }
+        prepared.less.extend(less);
     }
     outcome.automorphisms = images.as_ref().map_or(1, Vec::len);
     let images = images.as_deref();
