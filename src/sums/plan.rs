@@ -14,7 +14,7 @@
 //! back: no copying, no allocation.
 
 use super::model::Model;
-use super::solve::{bit_range, Prepared, Values};
+use super::solve::{bit_range, Found, Prepared, Search, Values};
 
 /// How an equation narrows the candidates of the step that sets one of its cells.
 #[derive(Clone, Copy, Debug)]
@@ -62,7 +62,7 @@ struct Step {
 
 /// A model compiled for a static order.
 pub(super) struct Plan {
-    pub(super) values: Values,
+    values: Values,
     cells: usize,
     steps: Vec<Step>,
     step_groups: Vec<u32>,
@@ -80,7 +80,7 @@ pub(super) struct Plan {
 }
 
 /// The mutable state of a branch.
-pub(super) struct State {
+struct State {
     free: Vec<u64>,
     /// Per equation: the target less the contributions of the cells set so far.
     rest: Vec<i64>,
@@ -218,11 +218,11 @@ impl Plan {
         }
     }
 
-    pub(super) fn cells(&self) -> usize {
+    fn cells(&self) -> usize {
         self.cells
     }
 
-    pub(super) fn state(&self) -> State {
+    fn state(&self) -> State {
         State {
             free: vec![self.values.all; self.groups],
             rest: self.targets.clone(),
@@ -232,7 +232,7 @@ impl Plan {
 
     /// The values step `depth` may take in `state`.
     #[inline(always)]
-    pub(super) fn candidates(&self, depth: usize, st: &State) -> u64 {
+    fn candidates(&self, depth: usize, st: &State) -> u64 {
         let step = &self.steps[depth];
         let mut cand = step.domain;
         for &g in &self.step_groups[step.groups.0 as usize..step.groups.1 as usize] {
@@ -316,23 +316,10 @@ impl Plan {
         if avail.count_ones() < later {
             return 0;
         }
-        let values = &self.values.list;
-        let (mut low, mut low_sum, mut m) = (0u64, 0i64, avail);
-        for _ in 0..later {
-            let bit = m & m.wrapping_neg();
-            low |= bit;
-            low_sum += values[bit.trailing_zeros() as usize];
-            m &= m - 1;
-        }
-        let low_ok = m != 0 && low_sum + values[m.trailing_zeros() as usize] <= rest;
-        let (mut high, mut high_sum, mut m) = (0u64, 0i64, avail);
-        for _ in 0..later {
-            let top = 63 - m.leading_zeros();
-            high |= 1 << top;
-            high_sum += values[top as usize];
-            m &= !(1u64 << top);
-        }
-        let high_ok = m != 0 && high_sum + values[63 - m.leading_zeros() as usize] >= rest;
+        let (low, low_sum, above_low) = self.values.lowest(avail, later);
+        let low_ok = above_low != 0 && low_sum + self.values.min(above_low) <= rest;
+        let (high, high_sum, below_high) = self.values.highest(avail, later);
+        let high_ok = below_high != 0 && high_sum + self.values.max(below_high) >= rest;
         let below = self.values.range(i64::MIN, rest - low_sum) & !low;
         let above = self.values.range(rest - high_sum, i64::MAX) & !high;
         (below | if low_ok { low } else { 0 }) & (above | if high_ok { high } else { 0 })
@@ -340,7 +327,7 @@ impl Plan {
 
     /// Sets step `depth` to `bit`.
     #[inline(always)]
-    pub(super) fn apply(&self, depth: usize, bit: u32, st: &mut State) {
+    fn apply(&self, depth: usize, bit: u32, st: &mut State) {
         let step = &self.steps[depth];
         let mask = 1u64 << bit;
         for &g in &self.step_groups[step.groups.0 as usize..step.groups.1 as usize] {
@@ -356,7 +343,7 @@ impl Plan {
 
     /// Undoes [`Plan::apply`].
     #[inline(always)]
-    pub(super) fn undo(&self, depth: usize, bit: u32, st: &mut State) {
+    fn undo(&self, depth: usize, bit: u32, st: &mut State) {
         let step = &self.steps[depth];
         let mask = 1u64 << bit;
         for &g in &self.step_groups[step.groups.0 as usize..step.groups.1 as usize] {
@@ -370,21 +357,21 @@ impl Plan {
     }
 
     /// Applies the bits of `prefix` to the first steps.
-    pub(super) fn replay(&self, prefix: &[u8], st: &mut State) {
+    fn replay(&self, prefix: &[u8], st: &mut State) {
         for (depth, &bit) in prefix.iter().enumerate() {
             self.apply(depth, bit.into(), st);
         }
     }
 
     /// Undoes [`Plan::replay`].
-    pub(super) fn unwind(&self, prefix: &[u8], st: &mut State) {
+    fn unwind(&self, prefix: &[u8], st: &mut State) {
         for (depth, &bit) in prefix.iter().enumerate().rev() {
             self.undo(depth, bit.into(), st);
         }
     }
 
     /// The values of a complete branch, per cell.
-    pub(super) fn solution(&self, st: &State) -> Vec<i64> {
+    fn solution(&self, st: &State) -> Vec<i64> {
         let mut out = vec![0; self.cells];
         for (step, &bit) in self.steps.iter().zip(&st.chosen) {
             out[step.cell as usize] = self.values.list[bit as usize];
@@ -394,7 +381,7 @@ impl Plan {
 
     /// Depth-first search below `depth`; `leaf` gets each solution and returns false to
     /// stop. Returns false when stopped.
-    pub(super) fn dfs(
+    fn dfs(
         &self,
         depth: usize,
         st: &mut State,
@@ -443,6 +430,46 @@ fn pair_partners(avail: u64, k_total: i64) -> u64 {
         reversed << (k_total - 127)
     };
     mirrored as u64
+}
+
+impl Search for Plan {
+    /// The bits chosen at the first steps.
+    type Task = Vec<u8>;
+
+    fn frontier(&self, target: usize) -> (Vec<Vec<u8>>, u64) {
+        let mut level: Vec<Vec<u8>> = vec![Vec::new()];
+        let mut nodes = 0;
+        let mut state = self.state();
+        let mut depth = 0;
+        while level.len() < target && depth < self.cells() {
+            let mut next = Vec::new();
+            for prefix in &level {
+                self.replay(prefix, &mut state);
+                let mut cand = self.candidates(depth, &state);
+                while cand != 0 {
+                    nodes += 1;
+                    let mut child = prefix.clone();
+                    child.push(cand.trailing_zeros() as u8);
+                    next.push(child);
+                    cand &= cand - 1;
+                }
+                self.unwind(prefix, &mut state);
+            }
+            level = next;
+            depth += 1;
+        }
+        (level, nodes)
+    }
+
+    fn run_task(&self, task: &Vec<u8>, found: &mut Found) -> u64 {
+        let mut state = self.state();
+        self.replay(task, &mut state);
+        let mut nodes = 0;
+        self.dfs(task.len(), &mut state, &mut nodes, &mut |st| {
+            found.solution(|| self.solution(st))
+        });
+        nodes
+    }
 }
 
 /// Bit `i`, or 0 when `i` is not in `0..64`.

@@ -40,7 +40,7 @@
 use std::collections::BTreeSet;
 
 use super::model::Model;
-use super::solve::{bit_range, Found, Prepared, Search, Values, TARGET_TASKS};
+use super::solve::{bit_range, Found, Prepared, Search, Values};
 
 /// Equations whose value sets are enumerated have at most this many (8 words of one
 /// bit per set); beyond, checking them at each step costs more than bounds save.
@@ -1029,23 +1029,11 @@ impl Engine {
         if union.count_ones() < free {
             return false;
         }
-        // The k - 1 smallest values (mask and sum), then the k-th.
-        let (mut low, mut low_sum, mut m) = (0u64, 0i64, union);
-        for _ in 1..free {
-            let bit = m & m.wrapping_neg();
-            low |= bit;
-            low_sum += self.values.list[bit.trailing_zeros() as usize];
-            m &= m - 1;
-        }
-        let kth_low = self.values.min(m);
-        let (mut high, mut high_sum, mut m) = (0u64, 0i64, union);
-        for _ in 1..free {
-            let top = 63 - m.leading_zeros();
-            high |= 1 << top;
-            high_sum += self.values.list[top as usize];
-            m &= !(1 << top);
-        }
-        let kth_high = self.values.max(m);
+        // The k - 1 smallest values (mask and sum), then the k-th; the same from the top.
+        let (low, low_sum, above_low) = self.values.lowest(union, free - 1);
+        let kth_low = self.values.min(above_low);
+        let (high, high_sum, below_high) = self.values.highest(union, free - 1);
+        let kth_high = self.values.max(below_high);
         if low_sum + kth_low > rest || high_sum + kth_high < rest {
             return false;
         }
@@ -1248,11 +1236,7 @@ impl Engine {
 impl Search for Engine {
     type Task = Vec<u64>;
 
-    fn frontier(&self) -> (Vec<Vec<u64>>, u64) {
-        self.frontier_to(TARGET_TASKS)
-    }
-
-    fn frontier_to(&self, target: usize) -> (Vec<Vec<u64>>, u64) {
+    fn frontier(&self, target: usize) -> (Vec<Vec<u64>>, u64) {
         self.levels(target, &mut Scratch::new(self))
     }
 

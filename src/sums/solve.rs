@@ -42,7 +42,7 @@ impl Outcome {
 }
 
 /// Tasks the search tree is cut into on several threads.
-pub(super) const TARGET_TASKS: usize = 256;
+const TARGET_TASKS: usize = 256;
 
 /// Finds the solutions of `model`; with `distinct`, one per class of the model's
 /// symmetry (its `symmetry` order constraints are added).
@@ -119,14 +119,9 @@ pub fn solve(model: &Model, distinct: bool, limits: Limits) -> Outcome {
 pub(super) trait Search: Sync {
     /// A subtree, as the search describes it.
     type Task: Send + Sync;
-    /// The tree cut into at least [`TARGET_TASKS`] subtrees (fewer if it is smaller),
-    /// in search order, and the nodes spent cutting it (the nodes above the cut).
-    fn frontier(&self) -> (Vec<Self::Task>, u64);
-    /// The same for at least `target` subtrees.
-    fn frontier_to(&self, target: usize) -> (Vec<Self::Task>, u64) {
-        let _ = target;
-        self.frontier()
-    }
+    /// The tree cut into at least `target` subtrees (fewer if it is smaller), in
+    /// search order, and the nodes spent cutting it (the nodes above the cut).
+    fn frontier(&self, target: usize) -> (Vec<Self::Task>, u64);
     /// Searches one subtree; returns its nodes.
     fn run_task(&self, task: &Self::Task, found: &mut Found) -> u64;
 }
@@ -140,7 +135,7 @@ fn run(
     let limit = limits.limit;
     // The cut changes nothing but the work split: the tree and its nodes are the same.
     let target = if limits.threads <= 1 { 1 } else { TARGET_TASKS };
-    let (tasks, mut nodes) = search.frontier_to(target);
+    let (tasks, mut nodes) = search.frontier(target);
     let results = parallel::run_tasks(
         tasks.len(),
         limits.threads.max(1),
@@ -314,6 +309,31 @@ impl Values {
         self.list[63 - d.leading_zeros() as usize]
     }
 
+    /// The `k` smallest values of `mask` (`k` at most its bit count): their bits, their
+    /// sum, and the bits left.
+    #[inline]
+    pub(super) fn lowest(&self, mask: u64, k: u32) -> (u64, i64, u64) {
+        let (mut m, mut sum) = (mask, 0);
+        for _ in 0..k {
+            sum += self.list[m.trailing_zeros() as usize];
+            m &= m.wrapping_sub(1);
+        }
+        (mask ^ m, sum, m)
+    }
+
+    /// The `k` largest values of `mask` (`k` at most its bit count): their bits, their
+    /// sum, and the bits left.
+    #[inline]
+    pub(super) fn highest(&self, mask: u64, k: u32) -> (u64, i64, u64) {
+        let (mut m, mut sum) = (mask, 0);
+        for _ in 0..k {
+            let top = 63 - m.leading_zeros();
+            sum += self.list[top as usize];
+            m ^= 1 << top;
+        }
+        (mask ^ m, sum, m)
+    }
+
     /// The least and greatest of `a * v` over the values `v` of the nonempty `d`.
     #[inline]
     pub(super) fn contribution(&self, d: u64, a: i64) -> (i128, i128) {
@@ -391,50 +411,6 @@ impl Prepared {
             stated,
             less,
         }
-    }
-}
-
-impl Search for Plan {
-    /// The bits chosen at the first steps.
-    type Task = Vec<u8>;
-
-    fn frontier(&self) -> (Vec<Vec<u8>>, u64) {
-        self.frontier_to(TARGET_TASKS)
-    }
-
-    fn frontier_to(&self, target: usize) -> (Vec<Vec<u8>>, u64) {
-        let mut level: Vec<Vec<u8>> = vec![Vec::new()];
-        let mut nodes = 0;
-        let mut state = self.state();
-        let mut depth = 0;
-        while level.len() < target && depth < self.cells() {
-            let mut next = Vec::new();
-            for prefix in &level {
-                self.replay(prefix, &mut state);
-                let mut cand = self.candidates(depth, &state);
-                while cand != 0 {
-                    nodes += 1;
-                    let mut child = prefix.clone();
-                    child.push(cand.trailing_zeros() as u8);
-                    next.push(child);
-                    cand &= cand - 1;
-                }
-                self.unwind(prefix, &mut state);
-            }
-            level = next;
-            depth += 1;
-        }
-        (level, nodes)
-    }
-
-    fn run_task(&self, task: &Vec<u8>, found: &mut Found) -> u64 {
-        let mut state = self.state();
-        self.replay(task, &mut state);
-        let mut nodes = 0;
-        self.dfs(task.len(), &mut state, &mut nodes, &mut |st| {
-            found.solution(|| self.solution(st))
-        });
-        nodes
     }
 }
 
