@@ -16,6 +16,9 @@ pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// One worker's results, with their task numbers.
+type Finished<R> = Vec<(usize, Option<R>)>;
+
 /// Items held by finished tasks, by task number.
 struct Progress {
     counts: Vec<usize>,
@@ -45,11 +48,26 @@ pub fn run_tasks<R: Send>(
     run: impl Fn(usize) -> R + Sync,
     items: impl Fn(&R) -> usize + Sync,
 ) -> Vec<Option<R>> {
+    run_tasks_with(tasks, threads, limit, || (), |_, task| run(task), items).0
+}
+
+/// [`run_tasks`] with a state per worker: `init` makes one for each worker, `run` gets
+/// it with every task the worker runs (a cache, for example). The workers' states come
+/// back too, in no particular order.
+pub fn run_tasks_with<S: Send, R: Send>(
+    tasks: usize,
+    threads: usize,
+    limit: usize,
+    init: impl Fn() -> S + Sync,
+    run: impl Fn(&mut S, usize) -> R + Sync,
+    items: impl Fn(&R) -> usize + Sync,
+) -> (Vec<Option<R>>, Vec<S>) {
     let next = AtomicUsize::new(0);
     let progress = Mutex::new(Progress {
         counts: vec![0; tasks],
     });
     let worker = || {
+        let mut state = init();
         let mut done = Vec::new();
         loop {
             let task = next.fetch_add(1, Ordering::Relaxed);
@@ -57,16 +75,16 @@ pub fn run_tasks<R: Send>(
                 break;
             }
             let skip = limit != usize::MAX && progress.lock().unwrap().enough_before(task, limit);
-            let result = (!skip).then(|| run(task));
+            let result = (!skip).then(|| run(&mut state, task));
             let n = result.as_ref().map_or(0, &items);
             progress.lock().unwrap().counts[task] = n;
             done.push((task, result));
         }
-        done
+        (done, state)
     };
     let threads = threads.clamp(1, tasks.max(1));
     let mut results: Vec<Option<R>> = (0..tasks).map(|_| None).collect();
-    let finished: Vec<Vec<(usize, Option<R>)>> = if threads == 1 {
+    let finished: Vec<(Finished<R>, S)> = if threads == 1 {
         vec![worker()]
     } else {
         std::thread::scope(|s| {
@@ -74,8 +92,12 @@ pub fn run_tasks<R: Send>(
             handles.into_iter().map(|h| h.join().unwrap()).collect()
         })
     };
-    for (task, r) in finished.into_iter().flatten() {
-        results[task] = r;
+    let mut states = Vec::with_capacity(finished.len());
+    for (done, state) in finished {
+        for (task, r) in done {
+            results[task] = r;
+        }
+        states.push(state);
     }
-    results
+    (results, states)
 }
