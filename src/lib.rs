@@ -9,6 +9,7 @@
 //! assert_eq!(report.count, 2098);
 //! ```
 
+pub mod meet;
 pub mod meteor;
 pub mod parallel;
 pub mod puzzle;

@@ -193,6 +193,18 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         }
     }
 
+    /// Every piece, as an `unused` set.
+    pub fn all_pieces(&self) -> u32 {
+        self.root().unused
+    }
+
+    /// Window bits up to the last board cell: the board's cells, counting holes, when
+    /// they fit one `u64`.
+    pub fn cells(&self) -> usize {
+        let last = self.not_cells[self.last_offset];
+        self.last_offset * self.shift as usize + (64 - last.leading_ones() as usize)
+    }
+
     /// Whether `node` is a solution: every cell covered, with every piece placed unless
     /// pieces may be left over.
     #[inline(always)]
@@ -361,6 +373,16 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             false
         });
         n
+    }
+
+    /// The step that placed the placement in `slot` (`Step::slot`).
+    pub fn step_of(&self, slot: u32) -> Step {
+        let group = slot as usize / K;
+        Step {
+            piece: (group % self.pieces) as u8,
+            offset: (group / self.pieces / self.anchors) as u8,
+            slot,
+        }
     }
 
     /// The cells a step covers, in window bits, and the window offset they are relative to.

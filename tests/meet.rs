@@ -1,0 +1,149 @@
+//! The split search (`polytile::meet`) against the plain search it replaces: the same
+//! solutions in the same order, at every split cell, with and without room to share the
+//! searches above, on one thread and on several.
+
+use polytile::meet::{Above, Scratch};
+use polytile::meteor::{self, board_of, Board, Window, CELLS};
+use polytile::search::{Lanes, Path, Step, Visitor};
+use polytile::tables::generate::meteor_tables;
+
+/// Every solution, as a board, in the order found; and the nodes visited.
+#[derive(Default)]
+struct Boards<'w> {
+    window: Option<&'w Window<'w>>,
+    boards: Vec<Board>,
+    nodes: u64,
+}
+
+impl Visitor for Boards<'_> {
+    fn node(&mut self) {
+        self.nodes += 1;
+    }
+    fn solution(&mut self, path: &[Step]) -> bool {
+        self.boards.push(board_of(self.window.unwrap(), path));
+        false
+    }
+}
+
+fn plain(window: &Window) -> (Vec<Board>, u64) {
+    let mut v = Boards {
+        window: Some(window),
+        ..Boards::default()
+    };
+    window.search(window.root(), &mut Path::new(), &mut v);
+    (v.boards, v.nodes)
+}
+
+/// The split search from the root on one thread: boards, nodes below the split, and
+/// nodes above it.
+fn split(window: &Window, above: &Above) -> (Vec<Board>, u64, u64) {
+    let mut v = Boards {
+        window: Some(window),
+        ..Boards::default()
+    };
+    let mut scratch = Scratch::default();
+    window.search_split(window.root(), &mut Path::new(), &mut v, above, &mut scratch);
+    (v.boards, v.nodes, scratch.nodes)
+}
+
+#[test]
+fn every_split_cell_gives_the_plain_search_order() {
+    let window = meteor::window();
+    let (expected, plain_nodes) = plain(window);
+    assert_eq!(expected.len(), meteor::ALL_SOLUTIONS / 2);
+    for cell in 1..CELLS {
+        let above = Above::new(window, cell).unwrap();
+        let (boards, below, above_nodes) = split(window, &above);
+        assert!(
+            boards == expected,
+            "split at cell {cell}: different solutions or order"
+        );
+        assert!(below <= plain_nodes, "split at {cell}: {below} nodes below");
+        assert!(above_nodes > 0, "split at {cell}");
+    }
+}
+
+#[test]
+fn unpruned_unrestricted_tables_give_the_plain_search_order() {
+    // No island pruning and no half-turn restriction: many more dead ends above the
+    // split, and all 2098 solutions.
+    let tables = meteor_tables(false, false).0;
+    let lanes = Lanes::new(&tables).unwrap();
+    let window = Window::new(&tables, &lanes).unwrap();
+    let (expected, _) = plain(&window);
+    assert_eq!(expected.len(), meteor::ALL_SOLUTIONS);
+    for cell in [5, 25, 37] {
+        let above = Above::new(&window, cell).unwrap();
+        assert!(split(&window, &above).0 == expected, "split at cell {cell}");
+    }
+}
+
+#[test]
+fn a_full_arena_only_costs_searches() {
+    // With no room, every crossing node searches its overhang again; with a little,
+    // the first overhangs are kept and the rest are not.
+    let window = meteor::window();
+    let (expected, _) = plain(window);
+    let shared = Above::new(window, 25).unwrap();
+    let (_, _, searched_once) = split(window, &shared);
+    for words in [0, 1, 100, 5000] {
+        let above = Above::with_arena(window, 25, words).unwrap();
+        let (boards, _, above_nodes) = split(window, &above);
+        assert!(boards == expected, "arena of {words} words");
+        assert!(
+            above_nodes > searched_once,
+            "arena of {words} words: {above_nodes} nodes"
+        );
+    }
+}
+
+#[test]
+fn threads_share_one_memo() {
+    // Two threads search the two halves of the root's children against one memo: each
+    // overhang is searched by one of them, so the nodes above add up to one thread's.
+    let window = meteor::window();
+    let (expected, _) = plain(window);
+    let above = Above::new(window, 25).unwrap();
+    let (_, one_below, one_above) = split(window, &above);
+    let tasks = window.frontier(window.root(), &Path::new(), 1);
+    let halves = tasks.split_at(tasks.len() / 2);
+    let fresh = Above::new(window, 25).unwrap();
+    let run = |part: &[(polytile::search::Node, Path)]| {
+        let mut v = Boards {
+            window: Some(window),
+            ..Boards::default()
+        };
+        let mut scratch = Scratch::default();
+        for (node, path) in part {
+            window.search_split(*node, &mut path.clone(), &mut v, &fresh, &mut scratch);
+        }
+        (v.boards, v.nodes, scratch.nodes)
+    };
+    let (first, second) = std::thread::scope(|s| {
+        let a = s.spawn(|| run(halves.0));
+        let b = s.spawn(|| run(halves.1));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    let mut boards = first.0;
+    boards.extend(second.0);
+    assert!(boards == expected);
+    // The root is the one node the tasks do not visit.
+    assert_eq!(first.1 + second.1 + 1, one_below);
+    assert_eq!(first.2 + second.2, one_above);
+}
+
+#[test]
+fn windows_the_split_cannot_serve_are_refused() {
+    let window = meteor::window();
+    assert!(Above::new(window, 0).is_none(), "split at the first cell");
+    assert!(Above::new(window, CELLS).is_none(), "split past the board");
+    let mut leftover = *window;
+    leftover.leftover = true;
+    assert!(
+        Above::new(&leftover, 25).is_none(),
+        "pieces may be left over"
+    );
+    let mut copies = *window;
+    copies.copy_of_previous = 0b10;
+    assert!(Above::new(&copies, 25).is_none(), "interchangeable copies");
+}
