@@ -87,8 +87,20 @@ pub fn run_tasks_with<S: Send, R: Send>(
     let finished: Vec<(Finished<R>, S)> = if threads == 1 {
         vec![worker()]
     } else {
+        let cpus = affinity::allowed_cpus();
+        let pin = cpus.len() >= threads;
         std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads).map(|_| s.spawn(worker)).collect();
+            let handles: Vec<_> = (0..threads)
+                .map(|k| {
+                    let cpu = cpus.get(k).copied().filter(|_| pin);
+                    s.spawn(move || {
+                        if let Some(cpu) = cpu {
+                            affinity::pin_current_thread(cpu);
+                        }
+                        worker()
+                    })
+                })
+                .collect();
             handles.into_iter().map(|h| h.join().unwrap()).collect()
         })
     };
@@ -100,4 +112,46 @@ pub fn run_tasks_with<S: Send, R: Send>(
         states.push(state);
     }
     (results, states)
+}
+
+/// Worker threads get a core each. Left to itself, the scheduler may start a new thread
+/// on the core of the thread that spawned it and move it only milliseconds later: two
+/// workers spawned in a row then share one core for most of a short run. Measured on
+/// the project's 2-core machine, two threads spinning 3 ms each took 5.4 to 6.3 ms in 6
+/// runs of 8 unpinned, and 3.1 ms pinned.
+mod affinity {
+    /// The cores this process may run on, in increasing order; empty where unknown.
+    #[cfg(target_os = "linux")]
+    pub fn allowed_cpus() -> Vec<usize> {
+        // SAFETY: `cpu_set_t` is plain data, valid when zeroed; `sched_getaffinity` writes
+        // at most `size_of::<cpu_set_t>()` bytes into it, and `CPU_ISSET` reads it.
+        unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+                return Vec::new();
+            }
+            (0..libc::CPU_SETSIZE as usize)
+                .filter(|&cpu| libc::CPU_ISSET(cpu, &set))
+                .collect()
+        }
+    }
+
+    /// Keeps the calling thread on `cpu`; a failure only loses the placement.
+    #[cfg(target_os = "linux")]
+    pub fn pin_current_thread(cpu: usize) {
+        // SAFETY: as above; `CPU_SET` writes one bit of the zeroed set, whose size is passed.
+        unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            libc::CPU_SET(cpu, &mut set);
+            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
+        }
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    pub fn allowed_cpus() -> Vec<usize> {
+        Vec::new()
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    pub fn pin_current_thread(_cpu: usize) {}
 }
