@@ -1,162 +1,236 @@
-//! Meet in the middle: the search below a split cell, with the searches above it shared
-//! between every node that leaves the same cells filled there, on every thread.
+//! Meet in the middle, row by row: the search below a first split cell, and above it
+//! memoised completions, shared by every node (on every thread) that leaves the same
+//! cells filled north of a split.
 //!
-//! Once every cell south of the split is filled, what is left to search depends only on
+//! Once every cell south of a split is filled, what is left to search depends only on
 //! the cells already filled north of it (the node's *overhang*) and on the pieces still
-//! unused. So the search above is run once per overhang, with every piece available, and
-//! each tiling it finds is kept with the set of pieces it used. A node that crosses the
-//! split takes the tilings of its overhang that use exactly its unused pieces.
+//! unused. So for each overhang met at a split, the search above it is run once, with
+//! every piece available, and what it finds is kept with the set of pieces it used.
 //!
-//! The tilings of one overhang are kept in the order the search above finds them, and a
-//! node takes them in that order, so solutions come out in exactly the order of
-//! [`Window::search`]: a search with more pieces available visits the tilings that use
-//! one set of pieces in the same relative order.
+//! The search above one split stops in turn at the next split, where it takes the
+//! completions of the overhang it reached that use none of the pieces it placed: a
+//! completion is a chain, the steps from one split to the next, then a completion of
+//! the next split. Every split but the first keeps its completions so. The first split
+//! is crossed only by nodes of the search below, each wanting exactly its unused pieces;
+//! it keeps each way to the next split with that split's block, and a node looks there
+//! for the completions that use exactly the pieces still unused. (Keeping its
+//! completions too measured 10% slower: 98,000 more words written for 9,813 lookups.)
 //!
-//! On the meteor board split at the middle row, the search below visits 103,368 nodes
-//! and the searches above 23,254, against 250,609 for the whole tree: the 37,353 nodes
-//! that cross the split have only 1,023 different overhangs.
+//! With splits at rows 3, 4, 5 and 6 of the meteor board, the search visits 51,786
+//! nodes (16,488 below the first split), against 250,609 for the whole tree.
+//!
+//! # Order
+//! Completions are kept in the order the search above finds them, and a node takes them
+//! in that order, so solutions come out in exactly the order of [`Window::search`]: a
+//! search with more pieces available visits the completions that use one set of pieces
+//! in the same relative order.
 //!
 //! # Sharing between threads
 //! [`Above`] is shared: each overhang's slot goes from unsearched to busy (one thread
-//! claims it and searches) to a place in an append-only arena of words. A thread that
-//! finds a slot busy waits; the searches above are short (tens of nodes). Each overhang
-//! is searched once, so the node count does not depend on the number of threads.
+//! claims it and searches) to a place in an append-only arena. A thread that finds a
+//! slot busy waits for it. Each overhang is searched once, so the node count does not
+//! depend on the number of threads. When the arena is full, an overhang that does not
+//! fit is not kept, and nodes that meet it search on as if there were no split there.
 //!
 //! # Limits
 //! The board must have at most 64 cells (a node's overhang is read from its absolute
 //! board), an overhang at most 24 cells, each piece must be one copy, and every piece
 //! must be placed: [`Above::new`] says whether a window qualifies.
 
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 
 use crate::search::{Lane, Node, Path, Visitor, Window};
 
 /// Slot states; a slot at `PUBLISHED` or more holds `PUBLISHED + start` in the arena.
 const UNSEARCHED: u32 = 0;
 const BUSY: u32 = 1;
-/// Searched, but the arena was full: every thread searches it again when it needs it.
+/// Searched, but the arena was full: nodes with this overhang search on.
 const NOT_KEPT: u32 = 2;
 const PUBLISHED: u32 = 3;
+
+/// `next` of a completion that ends at a full board.
+const END: u32 = u32::MAX;
 
 /// The largest overhang indexed directly (a slot per overhang, 4 bytes each, of which
 /// only the pages touched are ever backed by memory).
 const MAX_OVERHANG_BITS: usize = 24;
 
 /// Words the arena can hold. It is allocated zeroed, so the operating system provides
-/// only the pages written (the meteor puzzle writes about 16,000 words).
+/// only the pages written (the meteor puzzle writes about 250,000 words).
 const ARENA_WORDS: usize = 1 << 24;
 
-/// The searches above the split, memoised per overhang and shared by every thread.
+/// One split: where it is, and a slot per overhang met there.
 ///
-/// The arena holds, per overhang searched, the number of its tilings and then each
-/// tiling: the set of pieces it uses, then the slot of each of its steps
-/// (`Step::slot`, one per piece used), in search order.
-pub struct Above {
-    /// The first cell of the part above: every cell before it is filled when a node
-    /// crosses the split.
-    split: usize,
-    /// The board's cells as absolute bits.
-    on_board: u64,
-    /// Overhang bits: the cells from `split` that a piece anchored before it can reach.
+/// Slots are indexed in two levels so that the few overhangs met (about a thousand of
+/// the 2^20 possible on the meteor board) sit on few pages: the cells of the first row
+/// after the split pick a slot in a row block, and the rest pick the row block, handed
+/// out in the order first met.
+struct Split {
+    /// Every cell before this one is filled when a node crosses the split.
+    cell: usize,
+    /// Overhang bits: the cells from `cell` on that a piece anchored before it can reach.
     overhang_mask: u64,
-    /// Per overhang, its state: see `UNSEARCHED` and the others.
+    /// Overhang bits that pick a slot within a row block.
+    low_bits: u32,
+    /// Per `overhang >> low_bits`: 1 + its row block, or 0 before the first.
+    row_block: Box<[AtomicU32]>,
+    row_blocks_used: AtomicUsize,
+    /// Row blocks of `1 << low_bits` slots each; a slot's state is `UNSEARCHED` and so on.
     slots: Box<[AtomicU32]>,
-    arena: Box<[AtomicU32]>,
-    arena_len: AtomicUsize,
 }
 
-/// One thread's working space for [`Window::search_split`].
+impl Split {
+    fn new(cell: usize, bits: usize, width: usize) -> Split {
+        let low_bits = width.clamp(1, bits.max(1)) as u32;
+        Split {
+            cell,
+            overhang_mask: (1u64 << bits) - 1,
+            low_bits,
+            row_block: bytemuck::allocation::zeroed_slice_box(
+                1 << (bits as u32).saturating_sub(low_bits),
+            ),
+            row_blocks_used: AtomicUsize::new(0),
+            // As many row blocks as there can be, but only those used are touched.
+            slots: bytemuck::allocation::zeroed_slice_box(1 << bits.max(low_bits as usize)),
+        }
+    }
+
+    /// The slot of `overhang`.
+    fn slot(&self, overhang: u64) -> &AtomicU32 {
+        let entry = &self.row_block[(overhang >> self.low_bits) as usize];
+        let mut block = entry.load(Ordering::Acquire);
+        if block == 0 {
+            // Blocks are handed out in order; one lost to a race is only skipped.
+            let fresh = self.row_blocks_used.fetch_add(1, Ordering::Relaxed) as u32 + 1;
+            block = match entry.compare_exchange(0, fresh, Ordering::AcqRel, Ordering::Acquire) {
+                Ok(_) => fresh,
+                Err(now) => now,
+            };
+        }
+        let low = overhang as usize & ((1 << self.low_bits) - 1);
+        &self.slots[((block as usize - 1) << self.low_bits) | low]
+    }
+}
+
+/// The memoised completions above each split, shared by every thread.
+///
+/// An overhang's block in the arena holds `n`, the number of its entries, then the set
+/// of pieces each uses (`n` words, so a node scans them without touching the rest), then
+/// per entry the word where its first steps start and a link (or `END` after a full
+/// board). Steps are kept as `[count, slot, slot, ...]` (`Step::slot`), in the block
+/// too. An entry of the first split is a way to the next split, linked to that split's
+/// block; an entry of a later split is a completion, linked to the completion of the
+/// next split it continues with.
+pub struct Above {
+    splits: Vec<Split>,
+    /// The board's cells as absolute bits.
+    on_board: u64,
+    arena: Box<[AtomicU32]>,
+    arena_len: AtomicUsize,
+    /// Set once a block did not fit: no more blocks are searched.
+    full: AtomicBool,
+}
+
+/// One thread's working space for [`Window::search_split`]: a block being built per
+/// split (a search above one split may need the block of the next).
 #[derive(Default)]
 pub struct Scratch {
-    /// Tilings found by the running search above, in the arena's format.
-    words: Vec<u32>,
-    path: Path,
+    building: Vec<Block>,
     /// Nodes visited by the searches above that this thread ran.
     pub nodes: u64,
 }
 
+/// A block under construction, with indices relative to its `steps`.
+#[derive(Default)]
+struct Block {
+    used: Vec<u32>,
+    /// Per completion: where its steps start in `steps`, and the next split's completion.
+    links: Vec<(u32, u32)>,
+    steps: Vec<u32>,
+    path: Path,
+}
+
 impl Above {
-    /// An empty memo for a search of `window` split before cell `split`, or `None` if
-    /// the window does not qualify (see the module docs) or the split is not inside the
-    /// board.
-    pub fn new<L: Lane, const K: usize>(window: &Window<L, K>, split: usize) -> Option<Above> {
-        Above::with_arena(window, split, ARENA_WORDS)
+    /// Empty memos for a search of `window` split before each cell of `splits` (in
+    /// increasing order), or `None` if the window does not qualify (see the module docs)
+    /// or a split is not inside the board.
+    pub fn new<L: Lane, const K: usize>(window: &Window<L, K>, splits: &[usize]) -> Option<Above> {
+        Above::with_arena(window, splits, ARENA_WORDS)
     }
 
-    /// [`Above::new`] with an arena of `words` words. Overhangs whose tilings do not fit
-    /// are searched again by every node that needs them: slower, same results.
+    /// [`Above::new`] with an arena of `words` words.
     pub fn with_arena<L: Lane, const K: usize>(
         window: &Window<L, K>,
-        split: usize,
+        splits: &[usize],
         words: usize,
     ) -> Option<Above> {
         let cells = window.cells();
         let qualifies = cells <= 64
-            && split > 0
-            && split < cells
+            && !splits.is_empty()
+            && splits.windows(2).all(|w| w[0] < w[1])
+            && splits[0] > 0
+            && splits[splits.len() - 1] < cells
             && window.copy_of_previous == 0
             && !window.leftover
             && window.pieces < 32;
         if !qualifies {
             return None;
         }
-        // The highest cell a placement anchored before the split covers: overhangs hold
-        // cells up to it and no further (holes beyond it are the same in every node).
-        let shift = window.shift as usize;
-        let mut reach = 0u64;
-        for (group, (masks, &used)) in window.masks.iter().zip(window.used_slots).enumerate() {
-            let offset = group / window.pieces / window.anchors;
-            let anchor = offset * shift + group / window.pieces % window.anchors;
-            if anchor >= split {
-                continue;
-            }
-            for (i, mask) in masks.iter().enumerate() {
-                if used >> i & 1 == 1 {
-                    reach |= mask.widen() << (offset * shift);
-                }
-            }
-        }
-        let overhang_bits = (64 - reach.leading_zeros() as usize).saturating_sub(split);
-        if overhang_bits > MAX_OVERHANG_BITS {
-            return None;
-        }
+        let width = window.shift as usize / window.shift_rows;
+        let splits = splits
+            .iter()
+            .map(|&cell| {
+                let bits = overhang_bits(window, cell);
+                (bits <= MAX_OVERHANG_BITS).then(|| Split::new(cell, bits, width))
+            })
+            .collect::<Option<Vec<Split>>>()?;
         Some(Above {
-            split,
+            splits,
             on_board: if cells == 64 {
                 u64::MAX
             } else {
                 (1 << cells) - 1
             },
-            overhang_mask: (1u64 << overhang_bits) - 1,
-            slots: bytemuck::allocation::zeroed_slice_box(1 << overhang_bits),
             arena: bytemuck::allocation::zeroed_slice_box(words),
             arena_len: AtomicUsize::new(0),
+            full: AtomicBool::new(false),
         })
     }
 
-    /// Where the tilings of `overhang` start in the arena, searching them first if no
-    /// thread has; `None` if the arena had no room for them (they are in
-    /// `scratch.words` then).
-    fn tilings<L: Lane, const K: usize>(
+    /// The node's board with bit `i` for cell `i`: cells south of the window read as
+    /// filled.
+    #[inline(always)]
+    fn absolute<L: Lane, const K: usize>(&self, window: &Window<L, K>, node: Node) -> u64 {
+        let south = node.offset * window.shift as usize;
+        (node.board << south | ((1u64 << south) - 1)) & self.on_board
+    }
+
+    /// Where the block of completions above split `s` for `overhang` starts in the
+    /// arena, searching it first if no thread has; `None` if it is not kept.
+    fn block<L: Lane, const K: usize>(
         &self,
         window: &Window<L, K>,
+        s: usize,
         overhang: u64,
         scratch: &mut Scratch,
     ) -> Option<usize> {
-        let slot = &self.slots[overhang as usize];
+        let slot = self.splits[s].slot(overhang);
         let mut state = slot.load(Ordering::Acquire);
-        if state == UNSEARCHED
-            && slot
-                .compare_exchange(UNSEARCHED, BUSY, Ordering::Acquire, Ordering::Acquire)
-                .is_ok()
+        if state == UNSEARCHED && !self.full.load(Ordering::Relaxed) {
+            match slot.compare_exchange(UNSEARCHED, BUSY, Ordering::Acquire, Ordering::Acquire) {
+                Ok(_) => {
+                    self.search_above(window, s, overhang, scratch);
+                    state = self.publish(&scratch.building[s]);
+                    slot.store(state, Ordering::Release);
+                }
+                // Another thread claimed it first.
+                Err(now) => state = now,
+            }
+        }
         {
-            self.search_above(window, overhang, scratch);
-            state = self.publish(&scratch.words);
-            slot.store(state, Ordering::Release);
-        } else {
             let mut spins = 0u32;
-            while state <= BUSY {
-                // Another thread is searching this overhang; it takes microseconds.
+            while state == BUSY {
+                // Another thread is searching this overhang.
                 spins += 1;
                 if spins < 256 {
                     std::hint::spin_loop();
@@ -165,38 +239,51 @@ impl Above {
                 }
                 state = slot.load(Ordering::Acquire);
             }
-            if state == NOT_KEPT {
-                self.search_above(window, overhang, scratch);
-            }
         }
         (state >= PUBLISHED).then(|| (state - PUBLISHED) as usize)
     }
 
-    /// Copies `words` to the arena: the slot state that says where, or `NOT_KEPT`.
-    fn publish(&self, words: &[u32]) -> u32 {
-        let start = self.arena_len.fetch_add(words.len(), Ordering::Relaxed);
-        let end = start + words.len();
-        if end > self.arena.len() || start + PUBLISHED as usize > u32::MAX as usize {
+    /// Copies a built block to the arena: the slot state that says where, or
+    /// `NOT_KEPT`.
+    fn publish(&self, block: &Block) -> u32 {
+        let n = block.used.len();
+        let len = 1 + 3 * n + block.steps.len();
+        let start = self.arena_len.fetch_add(len, Ordering::Relaxed);
+        let end = start + len;
+        if end > self.arena.len() || end + PUBLISHED as usize > u32::MAX as usize {
+            self.full.store(true, Ordering::Relaxed);
             return NOT_KEPT;
         }
-        for (cell, &w) in self.arena[start..end].iter().zip(words) {
+        let steps_at = (start + 1 + 3 * n) as u32;
+        let words = std::iter::once(n as u32)
+            .chain(block.used.iter().copied())
+            .chain(
+                block
+                    .links
+                    .iter()
+                    .flat_map(|&(at, next)| [steps_at + at, next]),
+            )
+            .chain(block.steps.iter().copied());
+        for (cell, w) in self.arena[start..end].iter().zip(words) {
             cell.store(w, Ordering::Relaxed);
         }
         PUBLISHED + start as u32
     }
 
-    /// Every tiling of the cells above the split that `overhang` leaves free, with any
-    /// pieces, in search order, into `scratch.words`.
+    /// Every completion above split `s` of `overhang`, with any pieces, in search
+    /// order, into `scratch.building[s]`.
     fn search_above<L: Lane, const K: usize>(
         &self,
         window: &Window<L, K>,
+        s: usize,
         overhang: u64,
         scratch: &mut Scratch,
     ) {
+        let split = self.splits[s].cell;
         let shift = window.shift as usize;
-        let offset = (self.split / shift).min(window.last_offset);
+        let offset = (split / shift).min(window.last_offset);
         // The absolute board: every cell before the split filled, then the overhang.
-        let filled = (overhang << self.split) | ((1u64 << self.split) - 1);
+        let filled = (overhang << split) | ((1u64 << split) - 1);
         let node = Node {
             board: filled >> (offset * shift) | window.not_cells[offset],
             offset,
@@ -204,35 +291,106 @@ impl Above {
         };
         let mut any_pieces = *window;
         any_pieces.leftover = true;
-        scratch.words.clear();
-        scratch.words.push(0);
-        scratch.path.clear();
-        tile(&any_pieces, node, scratch);
+        if scratch.building.len() < self.splits.len() {
+            scratch
+                .building
+                .resize_with(self.splits.len(), Block::default);
+        }
+        let b = &mut scratch.building[s];
+        b.used.clear();
+        b.links.clear();
+        b.steps.clear();
+        b.path.clear();
+        self.tile(&any_pieces, s, node, scratch);
+    }
+
+    /// The search above split `s`, from `node`: records in `scratch.building[s]` each
+    /// full board and each completion of a later split it reaches.
+    fn tile<L: Lane, const K: usize>(
+        &self,
+        window: &Window<L, K>,
+        s: usize,
+        node: Node,
+        scratch: &mut Scratch,
+    ) {
+        scratch.nodes += 1;
+        let used = window.all_pieces() & !node.unused;
+        if let Some(next) = self.splits.get(s + 1) {
+            let board = self.absolute(window, node);
+            if (!board).trailing_zeros() as usize >= next.cell {
+                let overhang = board >> next.cell & next.overhang_mask;
+                if let Some(start) = self.block(window, s + 1, overhang, scratch) {
+                    let b = &mut scratch.building[s];
+                    let at = b.steps.len() as u32;
+                    b.steps.push(b.path.len() as u32);
+                    b.steps.extend(b.path.iter().map(|step| step.slot));
+                    if s == 0 {
+                        // The first split's completions are used by nodes below it only,
+                        // each wanting one set of pieces: keep the way to the next
+                        // split's block and combine there (see `complete`).
+                        b.used.push(used);
+                        b.links.push((at, start as u32));
+                        return;
+                    }
+                    let n = self.word(start) as usize;
+                    for i in 0..n {
+                        let later = self.word(start + 1 + i);
+                        if later & used == 0 {
+                            b.used.push(later | used);
+                            b.links.push((at, (start + 1 + n + 2 * i) as u32));
+                        }
+                    }
+                    return;
+                }
+                // Not kept: search on as if there were no split here.
+            }
+        }
+        if window.is_leaf(node) {
+            let b = &mut scratch.building[s];
+            b.used.push(used);
+            b.links.push((b.steps.len() as u32, END));
+            b.steps.push(b.path.len() as u32);
+            b.steps.extend(b.path.iter().map(|step| step.slot));
+            return;
+        }
+        window.for_each_child(node, |step, child| {
+            scratch.building[s].path.push(step);
+            self.tile(window, s, child, scratch);
+            scratch.building[s].path.pop();
+            false
+        });
+    }
+
+    #[inline(always)]
+    fn word(&self, i: usize) -> u32 {
+        self.arena[i].load(Ordering::Relaxed)
     }
 }
 
-/// The search above: records each full board in `scratch.words`.
-fn tile<L: Lane, const K: usize>(window: &Window<L, K>, node: Node, scratch: &mut Scratch) {
-    scratch.nodes += 1;
-    if window.is_leaf(node) {
-        scratch.words[0] += 1;
-        scratch.words.push(window.all_pieces() & !node.unused);
-        let Scratch { words, path, .. } = scratch;
-        words.extend(path.iter().map(|s| s.slot));
-        return;
+/// The cells after `split` that a placement anchored before it can reach: the bits an
+/// overhang there needs (holes beyond them are the same in every node).
+fn overhang_bits<L: Lane, const K: usize>(window: &Window<L, K>, split: usize) -> usize {
+    let shift = window.shift as usize;
+    let mut reach = 0u64;
+    for (group, (masks, &used)) in window.masks.iter().zip(window.used_slots).enumerate() {
+        let offset = group / window.pieces / window.anchors;
+        let anchor = offset * shift + group / window.pieces % window.anchors;
+        if anchor >= split {
+            continue;
+        }
+        for (i, mask) in masks.iter().enumerate() {
+            if used >> i & 1 == 1 {
+                reach |= mask.widen() << (offset * shift);
+            }
+        }
     }
-    window.for_each_child(node, |step, child| {
-        scratch.path.push(step);
-        tile(window, child, scratch);
-        scratch.path.pop();
-        false
-    });
+    (64 - reach.leading_zeros() as usize).saturating_sub(split)
 }
 
 impl<L: Lane, const K: usize> Window<'_, L, K> {
-    /// [`Window::search`] split at the cell `above` was made for: the same solutions in
-    /// the same order, with the searches north of the split shared through `above` (see
-    /// the module docs). Returns `true` if the visitor stopped it.
+    /// [`Window::search`] with the splits `above` was made for: the same solutions in
+    /// the same order, with the searches north of the first split shared through
+    /// `above` (see the module docs). Returns `true` if the visitor stopped it.
     pub fn search_split<V: Visitor>(
         &self,
         node: Node,
@@ -242,51 +400,81 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
         scratch: &mut Scratch,
     ) -> bool {
         visitor.node();
-        // The board with bit `i` for cell `i`: cells south of the window read as filled.
-        let south = node.offset * self.shift as usize;
-        let board = (node.board << south | ((1u64 << south) - 1)) & above.on_board;
-        if ((!board).trailing_zeros() as usize) < above.split {
+        let first = &above.splits[0];
+        let board = above.absolute(self, node);
+        if (!board).trailing_zeros() as usize >= first.cell {
+            let overhang = board >> first.cell & first.overhang_mask;
+            if let Some(start) = above.block(self, 0, overhang, scratch) {
+                return self.complete(node, path, visitor, above, start);
+            }
+            // Not kept: the plain search from here (this node is counted already).
+            if self.is_leaf(node) {
+                return visitor.solution(path);
+            }
             return self.for_each_child(node, |step, child| {
                 path.push(step);
-                let stop = self.search_split(child, path, visitor, above, scratch);
+                let stop = self.search(child, path, visitor);
                 path.pop();
                 stop
             });
         }
-        let overhang = board >> above.split & above.overhang_mask;
-        match above.tilings(self, overhang, scratch) {
-            Some(start) => self.complete(node, path, visitor, start, |i| {
-                above.arena[i].load(Ordering::Relaxed)
-            }),
-            None => {
-                let words = std::mem::take(&mut scratch.words);
-                let stop = self.complete(node, path, visitor, 0, |i| words[i]);
-                scratch.words = words;
-                stop
-            }
-        }
+        self.for_each_child(node, |step, child| {
+            path.push(step);
+            let stop = self.search_split(child, path, visitor, above, scratch);
+            path.pop();
+            stop
+        })
     }
 
-    /// Reports `node` completed by each tiling above (in the arena's format, read by
-    /// `word` from `start`) that uses exactly its unused pieces.
-    #[inline(always)]
+    /// Reports `node` completed by each completion of the first split's block at
+    /// `start` that uses exactly its unused pieces.
+    ///
+    /// That block holds, per way to the next split (or to a full board), the pieces it
+    /// places and the next split's block: a completion is such a way, then one of that
+    /// block's completions that uses exactly the pieces still unused.
     fn complete<V: Visitor>(
         &self,
         node: Node,
         path: &mut Path,
         visitor: &mut V,
+        above: &Above,
         start: usize,
-        word: impl Fn(usize) -> u32,
     ) -> bool {
-        let tilings = word(start);
+        let unused = node.unused;
+        let n = above.word(start) as usize;
         let depth = path.len();
-        let mut at = start + 1;
-        for _ in 0..tilings {
-            let used = word(at);
-            let steps = used.count_ones() as usize;
-            if used == node.unused {
-                for i in 0..steps {
-                    path.push(self.step_of(word(at + 1 + i)));
+        for i in 0..n {
+            let used = above.word(start + 1 + i);
+            if used & !unused != 0 {
+                continue;
+            }
+            let link = start + 1 + n + 2 * i;
+            let next = above.word(link + 1);
+            if next == END {
+                if used == unused {
+                    self.push_steps(path, above, above.word(link) as usize);
+                    let stop = visitor.solution(path);
+                    path.truncate(depth);
+                    if stop {
+                        return true;
+                    }
+                }
+                continue;
+            }
+            let (next, rest) = (next as usize, unused & !used);
+            let m = above.word(next) as usize;
+            for j in 0..m {
+                if above.word(next + 1 + j) != rest {
+                    continue;
+                }
+                self.push_steps(path, above, above.word(link) as usize);
+                let mut link = next + 1 + m + 2 * j;
+                loop {
+                    self.push_steps(path, above, above.word(link) as usize);
+                    match above.word(link + 1) {
+                        END => break,
+                        later => link = later as usize,
+                    }
                 }
                 let stop = visitor.solution(path);
                 path.truncate(depth);
@@ -294,8 +482,15 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
                     return true;
                 }
             }
-            at += 1 + steps;
         }
         false
+    }
+
+    /// Appends the steps kept at `at` (`[count, slot, ...]`).
+    #[inline(always)]
+    fn push_steps(&self, path: &mut Path, above: &Above, at: usize) {
+        for k in 0..above.word(at) as usize {
+            path.push(self.step_of(above.word(at + 1 + k)));
+        }
     }
 }

@@ -29,9 +29,8 @@ pub const ALL_SOLUTIONS: usize = 2098;
 /// A solution: the digit of the piece on each cell, row by row from row 0.
 pub type Board = [u8; CELLS];
 
-/// Where the search splits (see [`crate::meet`]): the first cell of the middle row,
-/// which measured fewest nodes (126,622, against 123,180 to 183,658 for cells 23 to 30).
-const SPLIT: usize = CELLS / 2;
+/// Where the search splits (see [`crate::meet`]): at the start of rows 3, 4, 5 and 6.
+const SPLITS: [usize; 4] = [15, 20, 25, 30];
 
 /// Slots per table group: the 12 orientations of a free pentahex.
 pub const SLOTS: usize = baked::SLOTS;
@@ -175,7 +174,7 @@ pub fn solutions_with(
     } else {
         0
     };
-    let above = Above::new(window, SPLIT).expect("meteor boards fit the split search");
+    let above = Above::new(window, &SPLITS).expect("meteor boards fit the split search");
     let run = |scratch: &mut Scratch, task: usize| {
         if stats {
             collect::<true>(window, symmetry, limit, &tasks[task], &above, scratch)
