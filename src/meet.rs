@@ -102,6 +102,12 @@ impl Split {
         if block == 0 {
             // Blocks are handed out in order; one lost to a race is only skipped.
             let fresh = self.row_blocks_used.fetch_add(1, Ordering::Relaxed) as u32 + 1;
+            // Written before any thread can read it (see `touch_for_writing`): both ends,
+            // as a row block may straddle two pages.
+            let first = (fresh as usize - 1) << self.low_bits;
+            let last = first + (1 << self.low_bits) - 1;
+            touch_for_writing(&self.slots[first..=first]);
+            touch_for_writing(&self.slots[last..=last]);
             block = match entry.compare_exchange(0, fresh, Ordering::AcqRel, Ordering::Acquire) {
                 Ok(_) => fresh,
                 Err(now) => now,
@@ -109,6 +115,21 @@ impl Split {
         }
         let low = overhang as usize & ((1 << self.low_bits) - 1);
         &self.slots[((block as usize - 1) << self.low_bits) | low]
+    }
+}
+
+/// Writes zero to a word of every page of `words`, which must be zero and not yet
+/// seen by another thread, so that their pages are written before they are read.
+///
+/// A page of fresh zeroed memory that is read first is mapped to the shared zero page,
+/// and the first write then replaces that mapping, which, with a second thread
+/// running, costs an interrupt to the other core to flush its stale translation: on two
+/// threads, 6% of the time. Written first, the page is mapped once. (A store, because
+/// an atomic `or 0` may be compiled to a load.)
+fn touch_for_writing(words: &[AtomicU32]) {
+    const WORDS_PER_PAGE: usize = 4096 / 4;
+    for w in words.iter().step_by(WORDS_PER_PAGE) {
+        w.store(0, Ordering::Relaxed);
     }
 }
 
