@@ -19,3 +19,4 @@ pub mod solve;
 pub mod sums;
 pub mod tables;
 pub mod text;
+pub mod zeroed;
