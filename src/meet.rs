@@ -183,6 +183,19 @@ struct Block {
     path: Path,
 }
 
+impl Block {
+    /// A block with room for the largest the meteor puzzle builds (397 entries and 1,392
+    /// step words), so the searches above do not grow it in the common case.
+    fn reserved() -> Block {
+        Block {
+            used: Vec::with_capacity(1024),
+            links: Vec::with_capacity(1024),
+            steps: Vec::with_capacity(4096),
+            ..Block::default()
+        }
+    }
+}
+
 impl Above {
     /// Empty memos for a search of `window` split before each cell of `splits` (in
     /// increasing order), or `None` if the window does not qualify (see the module docs)
@@ -332,7 +345,7 @@ impl Above {
         if scratch.building.len() < self.splits.len() {
             scratch
                 .building
-                .resize_with(self.splits.len(), Block::default);
+                .resize_with(self.splits.len(), Block::reserved);
         }
         let b = &mut scratch.building[s];
         b.used.clear();
