@@ -94,3 +94,43 @@ impl Drop for ZeroedWords {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ZeroedWords;
+    use std::sync::atomic::Ordering;
+
+    #[test]
+    fn words_start_zero_and_keep_what_is_written() {
+        for len in [0, 1, 1000, 1 << 20] {
+            let words = ZeroedWords::new(len);
+            assert_eq!(words.len(), len);
+            for i in (0..len).step_by(4093) {
+                assert_eq!(words[i].load(Ordering::Relaxed), 0);
+                words[i].store(i as u32 + 1, Ordering::Relaxed);
+            }
+            for i in (0..len).step_by(4093) {
+                assert_eq!(words[i].load(Ordering::Relaxed), i as u32 + 1);
+            }
+        }
+    }
+
+    #[test]
+    fn words_are_shared_between_threads() {
+        let words = ZeroedWords::new(1 << 16);
+        std::thread::scope(|s| {
+            for t in 0..2u32 {
+                let words = &words;
+                s.spawn(move || {
+                    for i in (t as usize..words.len()).step_by(2) {
+                        words[i].fetch_add(t + 1, Ordering::Relaxed);
+                    }
+                });
+            }
+        });
+        assert!(words
+            .iter()
+            .enumerate()
+            .all(|(i, w)| w.load(Ordering::Relaxed) == (i % 2) as u32 + 1));
+    }
+}
