@@ -184,6 +184,14 @@ struct Block {
 }
 
 impl Block {
+    /// Keeps the steps of `path` (`[count, slot, ...]`): where they start in `steps`.
+    fn keep_path(&mut self) -> u32 {
+        let at = self.steps.len() as u32;
+        self.steps.push(self.path.len() as u32);
+        self.steps.extend(self.path.iter().map(|step| step.slot));
+        at
+    }
+
     /// A block with room for the largest the meteor puzzle builds (397 entries and 1,392
     /// step words), so the searches above do not grow it in the common case.
     fn reserved() -> Block {
@@ -372,9 +380,7 @@ impl Above {
                 let overhang = board >> next.cell & next.overhang_mask;
                 if let Some(start) = self.block(window, s + 1, overhang, scratch) {
                     let b = &mut scratch.building[s];
-                    let at = b.steps.len() as u32;
-                    b.steps.push(b.path.len() as u32);
-                    b.steps.extend(b.path.iter().map(|step| step.slot));
+                    let at = b.keep_path();
                     if s == 0 {
                         // The first split's completions are used by nodes below it only,
                         // each wanting one set of pieces: keep the way to the next
@@ -402,10 +408,9 @@ impl Above {
         }
         if window.is_leaf(node) {
             let b = &mut scratch.building[s];
+            let at = b.keep_path();
             b.used.push(used);
-            b.links.push((b.steps.len() as u32, END, 0));
-            b.steps.push(b.path.len() as u32);
-            b.steps.extend(b.path.iter().map(|step| step.slot));
+            b.links.push((at, END, 0));
             return;
         }
         window.for_each_child(node, |step, child| {
