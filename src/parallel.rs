@@ -3,10 +3,11 @@
 //!
 //! Tasks are numbered in search order. Workers claim them in increasing order and each
 //! result is stored under its task number, so concatenating results in task order gives
-//! exactly what one thread would have produced. With a `limit`, a task is skipped once
-//! finished tasks before it already hold `limit` items: tasks before it that are still
-//! running can only add items ahead of it, so it could not contribute to the first
-//! `limit` items anyway.
+//! exactly what one thread would have produced. With a `limit`, once finished tasks
+//! before a task hold `limit` items, that task is *abandoned*: tasks before it that are
+//! still running can only add items ahead of it, so it cannot contribute to the first
+//! `limit` items. An abandoned task is skipped if it has not started, and a running one
+//! can see it ([`Task::abandoned`]) and stop.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -19,33 +20,51 @@ pub fn default_threads() -> usize {
 /// One worker's results, with their task numbers.
 type Finished<R> = Vec<(usize, Option<R>)>;
 
+/// A task as its search sees it: its number, and whether it still counts.
+#[derive(Clone, Copy, Debug)]
+pub struct Task<'a> {
+    pub index: usize,
+    abandoned_from: &'a AtomicUsize,
+}
+
+impl Task<'_> {
+    /// Whether finished tasks before this one already hold `limit` items, so that
+    /// nothing this task finds can count: its search may stop. Cheap enough to ask at
+    /// every solution.
+    #[inline]
+    pub fn abandoned(&self) -> bool {
+        self.index >= self.abandoned_from.load(Ordering::Relaxed)
+    }
+}
+
 /// Items held by finished tasks, by task number.
 struct Progress {
     counts: Vec<usize>,
 }
 
 impl Progress {
-    /// Whether finished tasks before `task` hold at least `limit` items.
-    fn enough_before(&self, task: usize, limit: usize) -> bool {
+    /// The first task that finished tasks before it hold `limit` items for (every later
+    /// one too, since they have more before them), or `usize::MAX`.
+    fn abandoned_from(&self, limit: usize) -> usize {
         let mut held = 0usize;
-        for &n in &self.counts[..task] {
+        for (task, &n) in self.counts.iter().enumerate() {
             held += n;
             if held >= limit {
-                return true;
+                return task + 1;
             }
         }
-        false
+        usize::MAX
     }
 }
 
-/// Runs `run(task)` for `task in 0..tasks` on `threads` threads and returns the results
-/// in task order; `None` for tasks skipped because of `limit` (see the module docs).
-/// `items` says how many items a result holds.
+/// Runs `run(task)` for every task `0..tasks` on `threads` threads and returns the
+/// results in task order; `None` for tasks skipped because of `limit` (see the module
+/// docs). `items` says how many items a result holds.
 pub fn run_tasks<R: Send>(
     tasks: usize,
     threads: usize,
     limit: usize,
-    run: impl Fn(usize) -> R + Sync,
+    run: impl Fn(Task) -> R + Sync,
     items: impl Fn(&R) -> usize + Sync,
 ) -> Vec<Option<R>> {
     run_tasks_with(tasks, threads, limit, || (), |_, task| run(task), items).0
@@ -59,10 +78,11 @@ pub fn run_tasks_with<S: Send, R: Send>(
     threads: usize,
     limit: usize,
     init: impl Fn() -> S + Sync,
-    run: impl Fn(&mut S, usize) -> R + Sync,
+    run: impl Fn(&mut S, Task) -> R + Sync,
     items: impl Fn(&R) -> usize + Sync,
 ) -> (Vec<Option<R>>, Vec<S>) {
     let next = AtomicUsize::new(0);
+    let abandoned_from = AtomicUsize::new(usize::MAX);
     let progress = Mutex::new(Progress {
         counts: vec![0; tasks],
     });
@@ -74,11 +94,18 @@ pub fn run_tasks_with<S: Send, R: Send>(
             if task >= tasks {
                 break;
             }
-            let skip = limit != usize::MAX && progress.lock().unwrap().enough_before(task, limit);
-            let result = (!skip).then(|| run(&mut state, task));
+            let task = Task {
+                index: task,
+                abandoned_from: &abandoned_from,
+            };
+            let result = (!task.abandoned()).then(|| run(&mut state, task));
             let n = result.as_ref().map_or(0, &items);
-            progress.lock().unwrap().counts[task] = n;
-            done.push((task, result));
+            if limit != usize::MAX {
+                let mut progress = progress.lock().unwrap();
+                progress.counts[task.index] = n;
+                abandoned_from.fetch_min(progress.abandoned_from(limit), Ordering::Relaxed);
+            }
+            done.push((task.index, result));
         }
         (done, state)
     };
@@ -154,4 +181,54 @@ mod affinity {
 
     #[cfg(not(target_os = "linux"))]
     pub fn pin_current_thread(_cpu: usize) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{run_tasks, Task};
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn a_running_task_sees_it_is_abandoned() {
+        // Task 0 fills the limit at once; every later task waits until it is told it no
+        // longer counts (or gives up after ten seconds, which fails the test).
+        let results = run_tasks(
+            4,
+            2,
+            5,
+            |task: Task| {
+                if task.index == 0 {
+                    return (5, true);
+                }
+                let start = Instant::now();
+                while !task.abandoned() {
+                    if start.elapsed() > Duration::from_secs(10) {
+                        return (0, false);
+                    }
+                    std::thread::yield_now();
+                }
+                (0, true)
+            },
+            |r| r.0,
+        );
+        assert_eq!(results[0], Some((5, true)));
+        for r in results.iter().skip(1).flatten() {
+            assert!(r.1, "a task was never told it was abandoned");
+        }
+    }
+
+    #[test]
+    fn without_a_limit_no_task_is_abandoned() {
+        let results = run_tasks(50, 2, usize::MAX, |task: Task| !task.abandoned(), |_| 1);
+        assert!(results.iter().all(|r| *r == Some(true)));
+    }
+
+    #[test]
+    fn results_come_back_in_task_order_whatever_the_threads() {
+        for threads in [1, 2, 3, 8] {
+            let results = run_tasks(100, threads, 30, |task: Task| task.index, |_| 1);
+            let taken: Vec<usize> = results.iter().flatten().copied().take(30).collect();
+            assert_eq!(taken, (0..30).collect::<Vec<_>>(), "{threads} threads");
+        }
+    }
 }

@@ -17,7 +17,7 @@
 //! assert_eq!(out.count, 2);
 //! ```
 
-use crate::parallel::run_tasks;
+use crate::parallel::{run_tasks, Task};
 use crate::search::{Lane, Lanes, Path, Step, Visitor, Window};
 use crate::tables::generate::{self, Board, GenerateError, Grid, Options, Piece, Tables};
 
@@ -442,13 +442,14 @@ impl Run<'_> {
         let root = window.root();
         let tasks = window.frontier(root, &Path::new(), TASK_DEPTH);
         let limit = self.limits.limit;
-        let run = |task: usize| {
-            let (node, prefix) = &tasks[task];
+        let run = |task: Task| {
+            let (node, prefix) = &tasks[task.index];
             let mut path = prefix.clone();
             let mut c = Collector {
                 window,
                 run: self,
                 limit,
+                task,
                 count: 0,
                 orbits: Vec::new(),
                 found: Vec::new(),
@@ -515,6 +516,8 @@ struct Collector<'a, L, const K: usize> {
     window: &'a Window<'a, L, K>,
     run: &'a Run<'a>,
     limit: usize,
+    /// Its task: the search stops once the task is abandoned.
+    task: Task<'a>,
     count: usize,
     /// Distinct mode: the orbit size of each class counted, in order.
     orbits: Vec<usize>,
@@ -525,6 +528,13 @@ struct Collector<'a, L, const K: usize> {
 impl<L: Lane, const K: usize> Visitor for Collector<'_, L, K> {
     #[inline(never)]
     fn solution(&mut self, path: &[Step]) -> bool {
+        self.take(path) || self.task.abandoned()
+    }
+}
+
+impl<L: Lane, const K: usize> Collector<'_, L, K> {
+    /// Takes one solution; `true` once the task holds `limit`.
+    fn take(&mut self, path: &[Step]) -> bool {
         let keep = self.run.limits.keep;
         // Solutions leave labelled by the caller's pieces.
         let owned = |t: Tiling| -> Tiling {

@@ -12,7 +12,7 @@ use super::model::{Model, Order};
 use super::plan::{planned_order, Plan};
 use super::propagate::Engine;
 use super::symmetry::{self, Perm};
-use crate::parallel;
+use crate::parallel::{self, Task};
 pub use crate::solve::Limits;
 
 /// What a solve found.
@@ -140,15 +140,16 @@ fn run(
         tasks.len(),
         limits.threads.max(1),
         limit,
-        |t| {
+        |task| {
             let mut found = Found {
                 count: 0,
                 limit,
+                task,
                 keep: limits.keep,
                 solutions: Vec::new(),
                 images,
             };
-            let nodes = search.run_task(&tasks[t], &mut found);
+            let nodes = search.run_task(&tasks[task.index], &mut found);
             (found.count, found.solutions, nodes)
         },
         |r| r.0,
@@ -170,6 +171,8 @@ fn run(
 pub(super) struct Found<'g> {
     count: usize,
     limit: usize,
+    /// Its task: the search stops once the task is abandoned (see `parallel`).
+    task: Task<'g>,
     keep: bool,
     solutions: Vec<Vec<i64>>,
     /// When the search keeps one solution per class: the automorphisms (identity
@@ -179,7 +182,7 @@ pub(super) struct Found<'g> {
 
 impl Found<'_> {
     /// Records a solution, whose values `values` gives if they are kept (and, with
-    /// `images`, its class); false once the limit is reached.
+    /// `images`, its class); false once the limit is reached or the task abandoned.
     #[inline]
     pub(super) fn solution(&mut self, values: impl FnOnce() -> Vec<i64>) -> bool {
         match self.images {
@@ -203,7 +206,7 @@ impl Found<'_> {
                 }
             }
         }
-        self.count < self.limit
+        self.count < self.limit && !self.task.abandoned()
     }
 }
 
