@@ -13,8 +13,8 @@ mod common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
+use common::cli::{fails, json_lines, number, parse_text, polytile, run_ok, strip, TempFile};
 use common::tiling::{self, PieceSpec, Pt};
 use polytile::tables::generate::Grid;
 use serde_json::Value;
@@ -22,27 +22,11 @@ use serde_json::Value;
 const FILE: &str = "data/pentomino-3x20.puz";
 const LETTERS: &str = "FILNPTUVWXYZ";
 
-/// Runs `polytile` in the crate directory.
-fn polytile(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_polytile"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run polytile")
-}
-
 /// Runs a successful `polytile solve FILE ARGS`; its standard output and error.
 fn solve_ok(args: &[&str]) -> (String, String) {
     let mut all = vec!["solve", FILE];
     all.extend_from_slice(args);
-    let out = polytile(&all);
-    let stderr = String::from_utf8(out.stderr).expect("UTF-8 stderr");
-    assert!(
-        out.status.success(),
-        "polytile {all:?}: {:?} {stderr}",
-        out.status
-    );
-    (String::from_utf8(out.stdout).expect("UTF-8 stdout"), stderr)
+    run_ok(&all)
 }
 
 /// Like [`solve_ok`], checking that standard error stays empty.
@@ -50,26 +34,6 @@ fn stdout_of(args: &[&str]) -> String {
     let (out, err) = solve_ok(args);
     assert!(err.is_empty(), "{args:?} wrote to stderr: {err}");
     out
-}
-
-/// Text output: the drawings (`solution N`, the rows, a blank line) and the last line.
-fn parse_text(text: &str) -> (Vec<Vec<String>>, String) {
-    let body = text.strip_suffix('\n').expect("ends with a newline");
-    let lines: Vec<&str> = body.split('\n').collect();
-    let (last, blocks) = lines.split_last().unwrap();
-    let mut drawings = Vec::new();
-    let mut rest = blocks;
-    while !rest.is_empty() {
-        let n = drawings.len() + 1;
-        assert_eq!(rest[0], format!("solution {n}"), "header of drawing {n}");
-        let end = rest
-            .iter()
-            .position(|l| l.is_empty())
-            .expect("a blank line");
-        drawings.push(rest[1..end].iter().map(|s| s.to_string()).collect());
-        rest = &rest[end + 1..];
-    }
-    (drawings, last.to_string())
 }
 
 /// The pieces of the file as the verifier takes them, and their letters.
@@ -107,23 +71,6 @@ fn check_drawing(rows: &[String]) {
     }
     tiling::verify_tiling(Grid::Square, 3, 20, &[true; 60], &specs, &t, false)
         .unwrap_or_else(|e| panic!("{rows:?}: {e}"));
-}
-
-/// Every line of JSON output as an object.
-fn json_lines(text: &str) -> Vec<serde_json::Map<String, Value>> {
-    assert!(text.ends_with('\n'), "{text:?}");
-    text.lines()
-        .map(|l| match serde_json::from_str(l) {
-            Ok(Value::Object(m)) => m,
-            other => panic!("not a JSON object: {l:?} ({other:?})"),
-        })
-        .collect()
-}
-
-fn number(m: &serde_json::Map<String, Value>, key: &str) -> f64 {
-    m.get(key)
-        .and_then(Value::as_f64)
-        .unwrap_or_else(|| panic!("no number {key:?} in {m:?}"))
 }
 
 #[test]
@@ -214,19 +161,6 @@ fn limit_stops_after_n_solutions() {
     assert_eq!(last, "1 distinct solution (4 in all, 4 symmetries)");
 }
 
-/// JSON lines without the fields that may differ between runs.
-fn strip(text: &str, fields: &[&str]) -> Vec<serde_json::Map<String, Value>> {
-    json_lines(text)
-        .into_iter()
-        .map(|mut m| {
-            for f in fields {
-                m.remove(*f);
-            }
-            m
-        })
-        .collect()
-}
-
 fn with_threads(file: &str, args: &[&str], threads: &str) -> String {
     let mut a = vec!["solve", file];
     a.extend_from_slice(args);
@@ -298,50 +232,14 @@ fn stats_go_to_stderr() {
 // ---------------------------------------------------------------------------------
 // Errors.
 
-/// A file in the temporary directory, removed when dropped.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str, bytes: &[u8]) -> TempFile {
-        let path = TempFile::path(name);
-        std::fs::write(&path, bytes).expect("write a temporary file");
-        TempFile(path)
-    }
-
-    /// A unique path in the temporary directory (nothing is written).
-    fn path(name: &str) -> PathBuf {
-        std::env::temp_dir().join(format!(
-            "polytile-solve-cli-{}-{name}.puz",
-            std::process::id()
-        ))
-    }
+/// A temporary `.puz` file for this test crate.
+fn temp_file(name: &str, bytes: &[u8]) -> TempFile {
+    TempFile::new("solve-cli", name, "puz", bytes)
 }
 
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-/// Runs `polytile ARGS`, which must fail with status 2, nothing on standard output and
-/// one line on standard error; returns the line.
-fn fails(args: &[&str]) -> String {
-    let out = polytile(args);
-    let stderr = String::from_utf8(out.stderr).expect("UTF-8 stderr");
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
-    assert!(
-        !stderr.contains("panicked") && !stderr.contains("RUST_BACKTRACE"),
-        "{args:?}: {stderr}"
-    );
-    let line = stderr
-        .strip_suffix('\n')
-        .unwrap_or_else(|| panic!("{args:?}: {stderr:?}"));
-    assert!(
-        !line.contains('\n') && !line.is_empty(),
-        "{args:?}: {stderr:?}"
-    );
-    line.to_string()
+/// A path for a temporary `.puz` file of this test crate (nothing is written).
+fn temp_path(name: &str) -> PathBuf {
+    TempFile::path("solve-cli", name, "puz")
 }
 
 /// Checks that a line is `FILE:LINE:COLUMN: message` with that position and a message
@@ -413,7 +311,7 @@ fn bad_puzzle_files_give_one_line_with_file_line_and_column() {
         ),
     ];
     for &(name, bytes, position, words) in cases {
-        let file = TempFile::new(name, bytes);
+        let file = temp_file(name, bytes);
         let path = file.0.display().to_string();
         for extra in [&[][..], &["--distinct", "--format", "json"]] {
             let mut args = vec!["solve", path.as_str()];
@@ -426,7 +324,7 @@ fn bad_puzzle_files_give_one_line_with_file_line_and_column() {
 
 #[test]
 fn missing_file_gives_one_line_naming_it() {
-    let path = TempFile::path("does-not-exist");
+    let path = temp_path("does-not-exist");
     assert!(!path.exists());
     let path = path.display().to_string();
     let line = fails(&["solve", &path]);
@@ -439,7 +337,7 @@ fn missing_file_gives_one_line_naming_it() {
 #[test]
 fn distinct_without_a_usable_piece_is_an_error_naming_the_file() {
     // Leftover pieces: the library does not count distinct solutions.
-    let file = TempFile::new(
+    let file = temp_file(
         "leftover-distinct",
         b"grid: square\nleftover: allowed\nboard:\nxx\n\npiece A:\nxx\n\npiece B:\nx\n",
     );

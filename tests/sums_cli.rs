@@ -16,8 +16,8 @@ mod common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
+use common::cli::{fails, json_lines, number, parse_text, run_ok, stdout_of, strip, TempFile};
 use common::sums::{magic_square_ok, orbit, square_symmetries};
 use polytile::sums::render;
 use polytile::sums::solve::{solve, Limits};
@@ -25,59 +25,11 @@ use serde_json::Value;
 
 const SQUARE3: &str = "data/magic-square-3.sum";
 
-/// Runs `polytile` in the crate directory.
-fn polytile(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_polytile"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run polytile")
-}
-
-/// Runs a successful `polytile ARGS`; its standard output and error.
-fn run_ok(args: &[&str]) -> (String, String) {
-    let out = polytile(args);
-    let stderr = String::from_utf8(out.stderr).expect("UTF-8 stderr");
-    assert!(
-        out.status.success(),
-        "polytile {args:?}: {:?} {stderr}",
-        out.status
-    );
-    (String::from_utf8(out.stdout).expect("UTF-8 stdout"), stderr)
-}
-
-/// Like [`run_ok`], checking that standard error stays empty.
-fn stdout_of(args: &[&str]) -> String {
-    let (out, err) = run_ok(args);
-    assert!(err.is_empty(), "{args:?} wrote to stderr: {err}");
-    out
-}
-
 /// `polytile sums data/magic-square-3.sum ARGS`.
 fn square3(args: &[&str]) -> String {
     let mut all = vec!["sums", SQUARE3];
     all.extend_from_slice(args);
     stdout_of(&all)
-}
-
-/// Text output: the drawings (`solution K`, the rows, a blank line) and the last line.
-fn parse_text(text: &str) -> (Vec<Vec<String>>, String) {
-    let body = text.strip_suffix('\n').expect("ends with a newline");
-    let lines: Vec<&str> = body.split('\n').collect();
-    let (last, blocks) = lines.split_last().unwrap();
-    let mut drawings = Vec::new();
-    let mut rest = blocks;
-    while !rest.is_empty() {
-        let n = drawings.len() + 1;
-        assert_eq!(rest[0], format!("solution {n}"), "header of drawing {n}");
-        let end = rest
-            .iter()
-            .position(|l| l.is_empty())
-            .expect("a blank line");
-        drawings.push(rest[1..end].iter().map(|s| s.to_string()).collect());
-        rest = &rest[end + 1..];
-    }
-    (drawings, last.to_string())
 }
 
 /// The numbers of a drawn row, left to right, each with the column where it ends.
@@ -114,23 +66,6 @@ fn read_square(n: usize, rows: &[String]) -> Vec<i64> {
     let v: Vec<i64> = cells.iter().flatten().map(|&(x, _)| x).collect();
     magic_square_ok(n, &v).unwrap_or_else(|e| panic!("{rows:?}: {e}"));
     v
-}
-
-/// Every line of JSON output as an object.
-fn json_lines(text: &str) -> Vec<serde_json::Map<String, Value>> {
-    assert!(text.ends_with('\n'), "{text:?}");
-    text.lines()
-        .map(|l| match serde_json::from_str(l) {
-            Ok(Value::Object(m)) => m,
-            other => panic!("not a JSON object: {l:?} ({other:?})"),
-        })
-        .collect()
-}
-
-fn number(m: &serde_json::Map<String, Value>, key: &str) -> f64 {
-    m.get(key)
-        .and_then(Value::as_f64)
-        .unwrap_or_else(|| panic!("no number {key:?} in {m:?}"))
 }
 
 fn load(file: &str) -> polytile::sums::Model {
@@ -327,19 +262,6 @@ fn limit_stops_after_n_solutions() {
     assert_eq!(four, "5 solutions\n");
 }
 
-/// JSON lines without the fields that may differ between runs.
-fn strip(text: &str, fields: &[&str]) -> Vec<serde_json::Map<String, Value>> {
-    json_lines(text)
-        .into_iter()
-        .map(|mut m| {
-            for f in fields {
-                m.remove(*f);
-            }
-            m
-        })
-        .collect()
-}
-
 #[test]
 fn output_does_not_depend_on_threads() {
     for (file, args) in [
@@ -386,7 +308,7 @@ fn an_unsatisfiable_file_has_0_solutions() {
     let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(SQUARE3))
         .unwrap()
         .replace("= 15", "= 16");
-    let file = TempFile::new("unsatisfiable", text.as_bytes());
+    let file = temp_file("unsatisfiable", text.as_bytes());
     let path = file.0.display().to_string();
     assert_eq!(stdout_of(&["sums", &path]), "0 solutions\n");
     assert_eq!(stdout_of(&["sums", &path, "--count"]), "0 solutions\n");
@@ -403,50 +325,14 @@ fn an_unsatisfiable_file_has_0_solutions() {
 // ---------------------------------------------------------------------------------
 // Errors.
 
-/// A file in the temporary directory, removed when dropped.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str, bytes: &[u8]) -> TempFile {
-        let path = TempFile::path(name);
-        std::fs::write(&path, bytes).expect("write a temporary file");
-        TempFile(path)
-    }
-
-    /// A unique path in the temporary directory (nothing is written).
-    fn path(name: &str) -> PathBuf {
-        std::env::temp_dir().join(format!(
-            "polytile-sums-cli-{}-{name}.sum",
-            std::process::id()
-        ))
-    }
+/// A temporary `.sum` file for this test crate.
+fn temp_file(name: &str, bytes: &[u8]) -> TempFile {
+    TempFile::new("sums-cli", name, "sum", bytes)
 }
 
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-/// Runs `polytile ARGS`, which must fail with status 2, nothing on standard output and
-/// one line on standard error; returns the line.
-fn fails(args: &[&str]) -> String {
-    let out = polytile(args);
-    let stderr = String::from_utf8(out.stderr).expect("UTF-8 stderr");
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
-    assert!(
-        !stderr.contains("panicked") && !stderr.contains("RUST_BACKTRACE"),
-        "{args:?}: {stderr}"
-    );
-    let line = stderr
-        .strip_suffix('\n')
-        .unwrap_or_else(|| panic!("{args:?}: {stderr:?}"));
-    assert!(
-        !line.contains('\n') && !line.is_empty(),
-        "{args:?}: {stderr:?}"
-    );
-    line.to_string()
+/// A path for a temporary `.sum` file of this test crate (nothing is written).
+fn temp_path(name: &str) -> PathBuf {
+    TempFile::path("sums-cli", name, "sum")
 }
 
 /// A malformed file: name, contents, the line of the error, its column when the
@@ -549,7 +435,7 @@ fn malformed_files_give_one_line_with_file_line_and_column() {
         ),
     ];
     for &(name, text, line_no, column, words) in cases {
-        let file = TempFile::new(name, text.as_bytes());
+        let file = temp_file(name, text.as_bytes());
         let path = file.0.display().to_string();
         for extra in [&[][..], &["--distinct", "--format", "json"], &["--count"]] {
             let mut args = vec!["sums", path.as_str()];
@@ -583,7 +469,7 @@ fn malformed_files_give_one_line_with_file_line_and_column() {
         ("no-values", "cells: a b\n\na < b\n"),
         ("no-cells", "values: 1..3\n\n"),
     ] {
-        let file = TempFile::new(name, text.as_bytes());
+        let file = temp_file(name, text.as_bytes());
         let path = file.0.display().to_string();
         let line = fails(&["sums", &path]);
         let rest = line
@@ -598,7 +484,7 @@ fn malformed_files_give_one_line_with_file_line_and_column() {
 
 #[test]
 fn missing_file_gives_one_line_naming_it() {
-    let path = TempFile::path("does-not-exist");
+    let path = temp_path("does-not-exist");
     assert!(!path.exists());
     let path = path.display().to_string();
     let line = fails(&["sums", &path]);

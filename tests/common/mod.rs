@@ -8,6 +8,7 @@
 // Each test crate uses a different part of this module.
 #![allow(dead_code)]
 
+pub mod cli;
 pub mod sums;
 pub mod tiling;
 pub mod verify;
