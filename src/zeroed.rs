@@ -11,40 +11,46 @@ use std::sync::atomic::AtomicU32;
 
 /// `len` zeroed words, freed on drop.
 pub struct ZeroedWords {
-    #[cfg(target_os = "linux")]
-    mapped: Option<(std::ptr::NonNull<AtomicU32>, usize)>,
-    boxed: Box<[AtomicU32]>,
+    /// The words: a mapping of our own (`mapped`), or `boxed`'s.
+    ptr: std::ptr::NonNull<AtomicU32>,
+    len: usize,
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+    mapped: bool,
+    /// The fallback allocation, kept alive for `ptr`.
+    _boxed: Box<[AtomicU32]>,
 }
 
-// SAFETY: the mapping is owned by this value alone and holds atomics, which are `Sync`;
-// nothing else refers to it, so it may move to and be shared between threads.
-#[cfg(target_os = "linux")]
+// SAFETY: the words are owned by this value alone and are atomics, which are `Sync`;
+// nothing else refers to them, so they may move to and be shared between threads.
 unsafe impl Send for ZeroedWords {}
-#[cfg(target_os = "linux")]
 unsafe impl Sync for ZeroedWords {}
 
 impl ZeroedWords {
     /// `len` words, all zero.
     pub fn new(len: usize) -> ZeroedWords {
-        #[cfg(target_os = "linux")]
-        if let Some(mapped) = map(len) {
+        if let Some(ptr) = map(len) {
             return ZeroedWords {
-                mapped: Some(mapped),
-                boxed: Box::new([]),
+                ptr,
+                len,
+                mapped: true,
+                _boxed: Box::new([]),
             };
         }
+        let boxed: Box<[AtomicU32]> = bytemuck::allocation::zeroed_slice_box(len);
         ZeroedWords {
-            #[cfg(target_os = "linux")]
-            mapped: None,
-            boxed: bytemuck::allocation::zeroed_slice_box(len),
+            // A box's pointer is never null (dangling but aligned when empty).
+            ptr: std::ptr::NonNull::new(boxed.as_ptr().cast_mut()).expect("a box pointer"),
+            len,
+            mapped: false,
+            _boxed: boxed,
         }
     }
 }
 
 /// A private anonymous mapping of `len` words: zero pages, each backed by memory only
-/// once touched. `None` if the system refuses it.
+/// once touched. `None` if the system refuses it or has no such thing.
 #[cfg(target_os = "linux")]
-fn map(len: usize) -> Option<(std::ptr::NonNull<AtomicU32>, usize)> {
+fn map(len: usize) -> Option<std::ptr::NonNull<AtomicU32>> {
     let bytes = len.checked_mul(std::mem::size_of::<AtomicU32>())?;
     if bytes == 0 {
         return None;
@@ -64,32 +70,37 @@ fn map(len: usize) -> Option<(std::ptr::NonNull<AtomicU32>, usize)> {
     if ptr == libc::MAP_FAILED {
         return None;
     }
-    std::ptr::NonNull::new(ptr.cast()).map(|p| (p, len))
+    std::ptr::NonNull::new(ptr.cast())
+}
+
+#[cfg(not(target_os = "linux"))]
+fn map(_len: usize) -> Option<std::ptr::NonNull<AtomicU32>> {
+    None
 }
 
 impl Deref for ZeroedWords {
     type Target = [AtomicU32];
+    #[inline(always)]
     fn deref(&self) -> &[AtomicU32] {
-        #[cfg(target_os = "linux")]
-        if let Some((ptr, len)) = self.mapped {
-            // SAFETY: `ptr` is a live mapping of `len` words, readable and writable,
-            // page-aligned (so aligned for `AtomicU32`), zero-filled by the kernel, which
-            // is a valid `AtomicU32`; it lives until `drop`, and is only ever accessed
-            // through atomics.
-            return unsafe { std::slice::from_raw_parts(ptr.as_ptr(), len) };
-        }
-        &self.boxed
+        // SAFETY: `ptr` points to `len` words that live as long as `self`: a mapping
+        // made by `map` (readable, writable, page-aligned, zero-filled by the kernel,
+        // and zero is a valid `AtomicU32`) or the kept box. They are only ever accessed
+        // through atomics.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
 }
 
-#[cfg(target_os = "linux")]
 impl Drop for ZeroedWords {
     fn drop(&mut self) {
-        if let Some((ptr, len)) = self.mapped.take() {
+        #[cfg(target_os = "linux")]
+        if self.mapped {
             // SAFETY: the mapping made in `map`, with its length; no reference to it
             // outlives `self`.
             unsafe {
-                libc::munmap(ptr.as_ptr().cast(), len * std::mem::size_of::<AtomicU32>());
+                libc::munmap(
+                    self.ptr.as_ptr().cast(),
+                    self.len * std::mem::size_of::<AtomicU32>(),
+                );
             }
         }
     }
