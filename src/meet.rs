@@ -115,6 +115,14 @@ impl Split {
         }
     }
 
+    /// The overhang of `board` (absolute bits) if it has crossed this split: every cell
+    /// before the split filled.
+    #[inline(always)]
+    fn crossed(&self, board: u64) -> Option<u64> {
+        ((!board).trailing_zeros() as usize >= self.cell)
+            .then(|| board >> self.cell & self.overhang_mask)
+    }
+
     /// The slot of `overhang`; `None` only if races used up the spare row blocks.
     fn slot(&self, overhang: u64) -> Option<&AtomicU32> {
         let entry = &self.row_block[(overhang >> self.low_bits) as usize];
@@ -290,18 +298,16 @@ impl Above {
                 Err(now) => state = now,
             }
         }
-        {
-            let mut spins = 0u32;
-            while state == BUSY {
-                // Another thread is searching this overhang.
-                spins += 1;
-                if spins < 256 {
-                    std::hint::spin_loop();
-                } else {
-                    std::thread::yield_now();
-                }
-                state = slot.load(Ordering::Acquire);
+        let mut spins = 0u32;
+        while state == BUSY {
+            // Another thread is searching this overhang.
+            spins += 1;
+            if spins < 256 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
             }
+            state = slot.load(Ordering::Acquire);
         }
         (state >= PUBLISHED).then(|| (state - PUBLISHED) as usize)
     }
@@ -384,9 +390,7 @@ impl Above {
         scratch.nodes += 1;
         let used = window.all_pieces() & !node.unused;
         if let Some(next) = self.splits.get(s + 1) {
-            let board = self.absolute(window, node);
-            if (!board).trailing_zeros() as usize >= next.cell {
-                let overhang = board >> next.cell & next.overhang_mask;
+            if let Some(overhang) = next.crossed(self.absolute(window, node)) {
                 if let Some(start) = self.block(window, s + 1, overhang, scratch) {
                     let b = &mut scratch.building[s];
                     let at = b.keep_path();
@@ -394,10 +398,8 @@ impl Above {
                         // The first split's completions are used by nodes below it only,
                         // each wanting one set of pieces: keep the way to the next
                         // split's block and combine there (see `complete`).
-                        let sig =
-                            u64::from(self.word(start + 1)) | u64::from(self.word(start + 2)) << 32;
                         b.used.push(used);
-                        b.links.push((at, start as u32, sig));
+                        b.links.push((at, start as u32, self.word_pair(start + 1)));
                         return;
                     }
                     let n = self.word(start) as usize;
@@ -433,6 +435,12 @@ impl Above {
     #[inline(always)]
     fn word(&self, i: usize) -> u32 {
         self.arena[i].load(Ordering::Relaxed)
+    }
+
+    /// Words `i` and `i + 1` as one `u64`, low word first (signatures).
+    #[inline(always)]
+    fn word_pair(&self, i: usize) -> u64 {
+        u64::from(self.word(i)) | u64::from(self.word(i + 1)) << 32
     }
 }
 
@@ -478,25 +486,15 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
         above: &Above,
         scratch: &mut Scratch,
     ) -> bool {
-        visitor.node();
-        let first = &above.splits[0];
-        let board = above.absolute(self, node);
-        if (!board).trailing_zeros() as usize >= first.cell {
-            let overhang = board >> first.cell & first.overhang_mask;
-            if let Some(start) = above.block(self, 0, overhang, scratch) {
-                return self.complete(node, path, visitor, above, start);
-            }
-            // Not kept: the plain search from here (this node is counted already).
-            if self.is_leaf(node) {
-                return visitor.solution(path);
-            }
-            return self.for_each_child(node, |step, child| {
-                path.push(step);
-                let stop = self.search(child, path, visitor);
-                path.pop();
-                stop
-            });
+        if let Some(overhang) = above.splits[0].crossed(above.absolute(self, node)) {
+            let Some(start) = above.block(self, 0, overhang, scratch) else {
+                // Not kept: the plain search from here.
+                return self.search(node, path, visitor);
+            };
+            visitor.node();
+            return self.complete(node, path, visitor, above, start);
         }
+        visitor.node();
         self.for_each_child(node, |step, child| {
             path.push(step);
             let stop = self.search_split(child, path, visitor, above, scratch);
@@ -521,53 +519,61 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
     ) -> bool {
         let unused = node.unused;
         let n = above.word(start) as usize;
-        let depth = path.len();
         for i in 0..n {
             let used = above.word(start + HEADER + i);
             if used & !unused != 0 {
                 continue;
             }
             let link = start + HEADER + n + link_words(0) * i;
+            let way = above.word(link) as usize;
             let next = above.word(link + 1);
             if next == END {
-                if used == unused {
-                    self.push_steps(path, above, above.word(link) as usize);
-                    let stop = visitor.solution(path);
-                    path.truncate(depth);
-                    if stop {
-                        return true;
-                    }
+                if used == unused && self.report(path, visitor, above, way, None) {
+                    return true;
                 }
                 continue;
             }
             let rest = unused & !used;
-            let sig = u64::from(above.word(link + 2)) | u64::from(above.word(link + 3)) << 32;
-            if signature(rest) & !sig != 0 {
+            if signature(rest) & !above.word_pair(link + 2) != 0 {
                 continue;
             }
             let next = next as usize;
             let m = above.word(next) as usize;
             for j in 0..m {
-                if above.word(next + HEADER + j) != rest {
-                    continue;
-                }
-                self.push_steps(path, above, above.word(link) as usize);
-                let mut link = next + HEADER + m + link_words(1) * j;
-                loop {
-                    self.push_steps(path, above, above.word(link) as usize);
-                    match above.word(link + 1) {
-                        END => break,
-                        later => link = later as usize,
+                if above.word(next + HEADER + j) == rest {
+                    let completion = next + HEADER + m + link_words(1) * j;
+                    if self.report(path, visitor, above, way, Some(completion)) {
+                        return true;
                     }
-                }
-                let stop = visitor.solution(path);
-                path.truncate(depth);
-                if stop {
-                    return true;
                 }
             }
         }
         false
+    }
+
+    /// Reports the solution made of `path`, the steps kept at `way`, and the chain of
+    /// completions from the link at `completion`; `true` if the visitor stops.
+    fn report<V: Visitor>(
+        &self,
+        path: &mut Path,
+        visitor: &mut V,
+        above: &Above,
+        way: usize,
+        completion: Option<usize>,
+    ) -> bool {
+        let depth = path.len();
+        self.push_steps(path, above, way);
+        let mut link = completion;
+        while let Some(at) = link {
+            self.push_steps(path, above, above.word(at) as usize);
+            link = match above.word(at + 1) {
+                END => None,
+                later => Some(later as usize),
+            };
+        }
+        let stop = visitor.solution(path);
+        path.truncate(depth);
+        stop
     }
 
     /// Appends the steps kept at `at` (`[count, slot, ...]`).
