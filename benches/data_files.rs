@@ -2,7 +2,7 @@
 //! tables built at run time included (as `polytile solve FILE --count --threads 1`).
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use polytile::solve::{solve, solve_distinct, Limits};
+use polytile::{Mode, Options, Puzzle, TilingSolver};
 
 const FILES: &[&str] = &[
     "meteor",
@@ -18,26 +18,22 @@ const FILES: &[&str] = &[
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("solve");
     group.sample_size(10);
-    let limits = Limits {
-        threads: 1,
-        ..Limits::default()
-    };
+    let one = Options::default();
     for name in FILES {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("data")
             .join(format!("{name}.puz"));
-        let puzzle = polytile::puzzle::load(&path).expect("shipped puzzle files parse");
-        let (board, pieces, leftover) = (&puzzle.board, &puzzle.pieces, puzzle.allow_leftover);
-        group.bench_function(format!("{name}/all"), |b| {
-            b.iter(|| solve(board, pieces, leftover, limits).unwrap().count)
-        });
-        group.bench_function(format!("{name}/distinct"), |b| {
-            b.iter(|| {
-                solve_distinct(board, pieces, leftover, limits)
-                    .unwrap()
-                    .classes
-            })
-        });
+        let puzzle = Puzzle::load(&path).expect("shipped puzzle files parse");
+        for (mode, label) in [(Mode::All, "all"), (Mode::Distinct, "distinct")] {
+            group.bench_function(format!("{name}/{label}"), |b| {
+                b.iter(|| {
+                    TilingSolver::new(&puzzle, mode)
+                        .expect("shipped puzzle files solve")
+                        .count(&one)
+                        .solutions
+                })
+            });
+        }
     }
     group.finish();
 }

@@ -10,16 +10,26 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, Criterion};
 
 use polytile::meteor::{self, ALL_SOLUTIONS};
-use polytile::tables::generate::meteor_tables;
+use polytile::Options;
+
+/// All solutions on `threads` threads, pinned as the `meteor` binary pins them.
+fn all(threads: usize) -> Options {
+    Options {
+        limit: None,
+        threads,
+        stats: false,
+        pin_threads: true,
+    }
+}
 
 fn meteor(c: &mut Criterion) {
-    let threads = polytile::parallel::default_threads();
+    let threads = polytile::default_threads();
     let mut group = c.benchmark_group("meteor");
 
     group.bench_function("solve_1_thread", |b| {
         b.iter(|| {
-            let report = meteor::solve(black_box(usize::MAX), black_box(1));
-            assert_eq!(report.count, ALL_SOLUTIONS);
+            let report = meteor::solve(black_box(&all(1)));
+            assert_eq!(report.summary.solutions, ALL_SOLUTIONS);
             report
         })
     });
@@ -28,15 +38,13 @@ fn meteor(c: &mut Criterion) {
     eprintln!("meteor/solve_all_threads uses {threads} threads");
     group.bench_function("solve_all_threads", |b| {
         b.iter(|| {
-            let report = meteor::solve(black_box(usize::MAX), black_box(threads));
-            assert_eq!(report.count, ALL_SOLUTIONS);
+            let report = meteor::solve(black_box(&all(threads)));
+            assert_eq!(report.summary.solutions, ALL_SOLUTIONS);
             report
         })
     });
 
-    group.bench_function("tables", |b| {
-        b.iter(|| meteor_tables(black_box(true), black_box(true)))
-    });
+    group.bench_function("tables", |b| b.iter(meteor::build_tables));
 
     group.finish();
 }

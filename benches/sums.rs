@@ -3,7 +3,7 @@
 //! unsolvable killer #1, and the rate of 5x5 magic squares (the first 1,000,000).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use polytile::sums::solve::{solve, Limits};
+use polytile::{Mode, Options, SumsSolver};
 
 fn load(name: &str) -> polytile::sums::Model {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -15,10 +15,7 @@ fn load(name: &str) -> polytile::sums::Model {
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("sums");
     group.sample_size(20);
-    let one = Limits {
-        threads: 1,
-        ..Limits::default()
-    };
+    let one = Options::default();
     for (name, distinct) in [
         ("magic-hexagon", false),
         ("magic-hexagon", true),
@@ -31,21 +28,33 @@ fn bench(c: &mut Criterion) {
         ("killer-tarek1", false),
     ] {
         let model = load(name);
-        let mode = if distinct { "distinct" } else { "all" };
-        group.bench_function(format!("{name}/{mode}"), |b| {
-            b.iter(|| solve(&model, distinct, one).count)
+        let (mode, label) = if distinct {
+            (Mode::Distinct, "distinct")
+        } else {
+            (Mode::All, "all")
+        };
+        group.bench_function(format!("{name}/{label}"), |b| {
+            b.iter(|| {
+                SumsSolver::new(&model, mode)
+                    .expect("shipped models solve")
+                    .count(&one)
+                    .solutions
+            })
         });
     }
     let square5 = load("magic-square-5");
     const FIRST: usize = 1_000_000;
     group.throughput(Throughput::Elements(FIRST as u64));
     group.bench_function("magic-square-5/first-1000000", |b| {
+        let first = Options {
+            limit: Some(FIRST as u64),
+            ..one
+        };
         b.iter(|| {
-            let limits = Limits {
-                limit: FIRST,
-                ..one
-            };
-            solve(&square5, false, limits).count
+            SumsSolver::new(&square5, Mode::All)
+                .expect("the 5x5 model solves")
+                .count(&first)
+                .solutions
         })
     });
     group.finish();

@@ -1,22 +1,56 @@
 //! polytile: tiling and number-placement puzzles solved with 64-bit masks.
 //!
-//! The data flow is `puzzle -> tables -> search -> solutions -> render`; see
-//! `ARCHITECTURE.md` for the map. The meteor puzzle of the Benchmarks Game is the first
-//! instance:
+//! Two kinds of puzzle share one engine. A tiling puzzle ([`Puzzle`]: a board and
+//! pieces on the square or hex grid, read from a `.puz` file or built in code) is
+//! solved by a [`TilingSolver`]; a number puzzle with sums ([`sums::Model`]: magic
+//! figures, killer sudoku, cryptarithms, from a `.sum` file or [`sums::builtin`]) by a
+//! [`SumsSolver`]. Both count solutions or hand them to a callback in a fixed order,
+//! on as many threads as [`Options`] says, and report a [`Summary`]; the Benchmarks
+//! Game meteor puzzle has its own entry point in [`meteor`].
 //!
 //! ```
-//! let report = polytile::meteor::solve(usize::MAX, 1);
-//! assert_eq!(report.count, 2098);
+//! use polytile::{Mode, Options, Puzzle, TilingSolver};
+//!
+//! // Two L-trominoes, A and B, on a 3 x 2 rectangle.
+//! let text = "grid: square\nboard:\nxxx\nxxx\n\npiece A:\nxx\nx.\n\npiece B:\nxx\nx.\n";
+//! let puzzle = Puzzle::parse(text, "tiny.puz")?;
+//! let solver = TilingSolver::new(&puzzle, Mode::All)?;
+//! let names = ["A".to_string(), "B".to_string()];
+//! let mut drawings = Vec::new();
+//! let summary = solver.for_each(&Options::default(), |tiling| {
+//!     drawings.push(polytile::render::rows(puzzle.board.grid, 3, &tiling, &names).join("/"));
+//!     std::ops::ControlFlow::Continue(())
+//! });
+//! assert_eq!(summary.solutions, 4);
+//! assert_eq!(drawings, ["AAB/ABB", "ABB/AAB", "BAA/BBA", "BBA/BAA"]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! The data flow is `puzzle -> tables -> search -> driver -> solutions`; see
+//! `ARCHITECTURE.md` for the map. Internals (the tables, the search, the split
+//! search, the symmetry engine) are private; what is public is what a caller needs.
 
-pub mod meet;
+#![warn(missing_docs)]
+
+pub mod driver;
+pub mod grid;
+mod meet;
 pub mod meteor;
-pub mod parallel;
 pub mod puzzle;
 pub mod render;
-pub mod search;
-pub mod solve;
+pub mod report;
+mod search;
 pub mod sums;
-pub mod tables;
-pub mod text;
-pub mod zeroed;
+mod symmetry;
+mod tables;
+mod text;
+pub mod tiling;
+mod zeroed;
+
+pub use driver::{default_threads, Mode, Options, Summary};
+pub use grid::{Board, Grid, Motion, Piece, Point};
+pub use puzzle::{Puzzle, PuzzleError};
+pub use report::TablesReport;
+pub use sums::{Model, ModelError, SumsError, SumsSolver};
+pub use text::MAX_FILE_BYTES;
+pub use tiling::{Tiling, TilingError, TilingSolver};

@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use polytile::render::rows;
-//! use polytile::tables::generate::Grid;
+//! use polytile::Grid;
 //!
 //! let tiling = vec![Some(0), Some(0), Some(1), None];
 //! let names = ["A".to_string(), "B".to_string()];
@@ -15,16 +15,20 @@
 //! assert_eq!(rows(Grid::Hex, 2, &tiling, &names), ["A A ", " B . "]);
 //! ```
 
-use crate::tables::generate::Grid;
+use crate::grid::Grid;
 
-/// The rows of a tiling (`tiling[row * width + col]` = piece index) as text.
+/// The rows of a tiling (`tiling[row * width + col]` = piece index) as text; none for
+/// a board without columns.
 pub fn rows(grid: Grid, width: usize, tiling: &[Option<u16>], names: &[String]) -> Vec<String> {
+    if width == 0 {
+        return Vec::new();
+    }
     tiling
         .chunks(width)
         .enumerate()
         .map(|(r, cells)| {
             let mut line = String::new();
-            if grid == Grid::Hex && r % 2 == 1 {
+            if grid.shifted_row(r as i32) {
                 line.push(' ');
             }
             for cell in cells {

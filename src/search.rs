@@ -2,7 +2,9 @@
 //! one `u64` window that moves north whenever its first row pair is full.
 //!
 //! The search knows masks and nothing else: no grids, files or output formats. A
-//! [`Visitor`] receives each solution as the list of [`Step`]s that built it.
+//! [`Visitor`] receives each solution as the list of [`Step`]s that built it; [`Tiles`]
+//! is the search as the driver runs it, with a solver's [`Leaves`] turning each
+//! solution's steps into what the solver reports.
 //!
 //! # Invariants
 //! - Every cell south of the lowest free cell is filled (that is what "lowest" means),
@@ -13,12 +15,23 @@
 //! - Each table group holds exactly `K` slots, so a group is tested with one
 //!   fixed-length, branch-free loop; `used_slots` masks off the empty ones.
 
-use crate::tables::generate::Tables;
+use std::ops::ControlFlow;
+
+use crate::driver::{Search, Sink, Split};
+use crate::meet::{Above, Workspace};
+use crate::tables::{TableLayout, Tables};
+
+/// Levels of the tree above the tasks the driver shares among threads: enough tasks
+/// for the cores without cutting the work of the split search's memo too fine (three
+/// levels measured no faster on the meteor).
+pub(crate) const TASK_DEPTH: usize = 2;
 
 /// The integer a table stores a placement mask in. Placements are anchored in the
 /// window's first rows, so their masks often fit in 32 bits, and 32-bit lanes test four
 /// placements per SSE2 instruction where 64-bit lanes need several.
-pub trait Lane: bytemuck::Pod + std::fmt::Debug + Eq + std::ops::BitAnd<Output = Self> {
+pub(crate) trait Lane:
+    bytemuck::Pod + std::fmt::Debug + Eq + std::ops::BitAnd<Output = Self>
+{
     const BITS: u32;
     /// The low `BITS` bits of a board window.
     fn from_board(board: u64) -> Self;
@@ -82,7 +95,7 @@ impl Lane for u64 {
 
 /// Masks and islands of [`Tables`] narrowed to lane type `L`.
 #[derive(Clone, Debug)]
-pub struct Lanes<L> {
+pub(crate) struct Lanes<L> {
     pub masks: Vec<L>,
     pub islands: Vec<L>,
 }
@@ -92,7 +105,7 @@ impl<L: Lane> Lanes<L> {
     pub fn new(t: &Tables) -> Option<Lanes<L>> {
         let narrow = |v: &[u64], counts: &[u8]| -> Option<Vec<L>> {
             let mut out = Vec::with_capacity(v.len());
-            for (g, chunk) in v.chunks(t.slots).enumerate() {
+            for (g, chunk) in v.chunks(t.layout.slots).enumerate() {
                 for (i, &x) in chunk.iter().enumerate() {
                     let used = i < counts[g] as usize;
                     if used && L::BITS < 64 && x >> L::BITS != 0 {
@@ -115,13 +128,15 @@ impl<L: Lane> Lanes<L> {
 /// A borrowed view of placement tables with `K` slots per group of lane type `L`, as
 /// the search reads them. The layout is documented on [`Tables`].
 #[derive(Clone, Copy, Debug)]
-pub struct Window<'t, L, const K: usize> {
+pub(crate) struct Window<'t, L, const K: usize> {
+    /// Per group, the masks of its placements.
     pub masks: &'t [[L; K]],
+    /// Per group, the islands of its placements.
     pub islands: &'t [[L; K]],
     /// Per group, the slot bits that hold placements: `(1 << counts[g]) - 1`.
     pub used_slots: &'t [u32],
-    pub anchors: usize,
-    pub pieces: usize,
+    /// Where each group is; `layout.slots == K`.
+    pub layout: TableLayout,
     /// Cells the window moves at a time (`shift_rows * width`).
     pub shift: u32,
     /// Bit `n` set when `n` free cells can be filled; read at each island check.
@@ -155,15 +170,14 @@ pub struct Window<'t, L, const K: usize> {
 impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
     /// A view of run-time tables, if they have `K` slots per group.
     pub fn new(t: &'t Tables, lanes: &'t Lanes<L>) -> Option<Window<'t, L, K>> {
-        if t.slots != K {
+        if t.layout.slots != K {
             return None;
         }
         Some(Window {
             masks: bytemuck::cast_slice(&lanes.masks),
             islands: bytemuck::cast_slice(&lanes.islands),
             used_slots: &t.used_slots,
-            anchors: t.anchors,
-            pieces: t.pieces,
+            layout: t.layout,
             shift: (t.shift_rows * t.width) as u32,
             fillable: t.fillable,
             shift_rows: t.shift_rows,
@@ -185,10 +199,10 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         Node {
             board: self.not_cells[0],
             offset: 0,
-            unused: if self.pieces >= 32 {
+            unused: if self.layout.pieces >= 32 {
                 u32::MAX
             } else {
-                (1 << self.pieces) - 1
+                (1 << self.layout.pieces) - 1
             },
         }
     }
@@ -235,14 +249,18 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
 
     /// Calls `f` for each placement that fits `node`, in order (pieces by index, then
     /// slot order), with its step and the child node. Stops early when `f` returns
-    /// `true`, and says so.
+    /// `Break`, and says so.
     #[inline(always)]
-    pub fn for_each_child(&self, node: Node, mut f: impl FnMut(Step, Node) -> bool) -> bool {
+    pub fn for_each_child(
+        &self,
+        node: Node,
+        mut f: impl FnMut(Step, Node) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let unused = node.unused;
         let (board, offset) = self.settle(node);
         if board == u64::MAX {
             // Full board with pieces left over (see `is_leaf`): nothing fits.
-            return false;
+            return ControlFlow::Continue(());
         }
         let anchor = (!board).trailing_zeros() as usize;
         let offset_parity = (offset * self.shift_rows) & 1;
@@ -251,10 +269,10 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         let cell = offset * self.shift as usize + anchor;
         let candidates = self.can_fit[cell << self.look_bits | look];
         if !self.leftover && unused & !self.placeable_from[cell] != 0 {
-            return false;
+            return ControlFlow::Continue(());
         }
         let low = L::from_board(board);
-        let first_group = (offset * self.anchors + anchor) * self.pieces;
+        let first_group = self.layout.group(offset, anchor, 0);
         let mut rest = unused & !(self.copy_of_previous & unused << 1) & candidates;
         // The fit bits of as many pieces as 128 bits hold, side by side (`K` bits each),
         // walked by one loop: one hard-to-predict loop exit per node rather than one per
@@ -302,85 +320,87 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
                 let step = Step {
                     piece: piece as u8,
                     offset: offset as u8,
-                    slot: (group * K + i) as u32,
+                    slot: self.slot(group, i) as u32,
                 };
                 let child = Node {
                     board: board | self.masks[group][i].widen(),
                     offset,
                     unused: unused & !(1 << piece),
                 };
-                if f(step, child) {
-                    return true;
-                }
+                f(step, child)?;
             }
         }
-        false
+        ControlFlow::Continue(())
     }
 
     /// Depth-first search from `node`, reporting solutions to `visitor` in a fixed
-    /// order. Returns `true` if the visitor stopped it.
-    pub fn search<V: Visitor>(&self, node: Node, path: &mut Path, visitor: &mut V) -> bool {
+    /// order. `Break` if the visitor stopped it.
+    pub fn search<V: Visitor>(
+        &self,
+        node: Node,
+        path: &mut Path,
+        visitor: &mut V,
+    ) -> ControlFlow<()> {
         visitor.node();
         if self.is_leaf(node) {
             return visitor.solution(path);
         }
         self.for_each_child(node, |step, child| {
             path.push(step);
-            let stop = self.search(child, path, visitor);
+            let flow = self.search(child, path, visitor);
             path.pop();
-            stop
+            flow
         })
     }
 
-    /// The nodes `depth` placements below `node`, each with the steps that lead to it,
-    /// in search order. Searching each in turn visits the solutions in the same order as
-    /// one search from `node`. Solutions shallower than `depth` come back as nodes with
-    /// no unused piece.
-    pub fn frontier(&self, node: Node, path: &Path, depth: usize) -> Vec<(Node, Path)> {
-        let mut out = Vec::new();
-        let mut path = path.clone();
-        self.frontier_into(node, &mut path, depth, &mut out);
-        out
+    /// The tree from the root cut by levels as `split` says, in search order: each
+    /// node with the steps that lead to it (searching them in turn visits the
+    /// solutions in the order of one search from the root; solutions shallower than
+    /// the cut come back as tasks of their own), and the nodes strictly above them.
+    pub fn levels(&self, split: Split) -> (Vec<(Node, Path)>, u64) {
+        let mut level = vec![(self.root(), Path::new())];
+        let mut nodes = 0;
+        for _ in 0..split.depth {
+            if level.len() >= split.tasks {
+                break;
+            }
+            let mut next = Vec::new();
+            let mut grew = false;
+            for (node, path) in level {
+                if self.is_leaf(node) {
+                    next.push((node, path));
+                    continue;
+                }
+                grew = true;
+                nodes += 1;
+                let _ = self.for_each_child(node, |step, child| {
+                    let mut p = path.clone();
+                    p.push(step);
+                    next.push((child, p));
+                    ControlFlow::Continue(())
+                });
+            }
+            level = next;
+            if !grew {
+                break;
+            }
+        }
+        (level, nodes)
     }
 
-    fn frontier_into(
-        &self,
-        node: Node,
-        path: &mut Path,
-        depth: usize,
-        out: &mut Vec<(Node, Path)>,
-    ) {
-        if depth == 0 || self.is_leaf(node) {
-            out.push((node, path.clone()));
-            return;
-        }
-        self.for_each_child(node, |step, child| {
-            path.push(step);
-            self.frontier_into(child, path, depth - 1, out);
-            path.pop();
-            false
-        });
-    }
-
-    /// Nodes strictly above `depth`: those [`Window::frontier`] expands.
-    pub fn nodes_above(&self, node: Node, depth: usize) -> u64 {
-        if depth == 0 || self.is_leaf(node) {
-            return 0;
-        }
-        let mut n = 1;
-        self.for_each_child(node, |_, child| {
-            n += self.nodes_above(child, depth - 1);
-            false
-        });
-        n
+    /// [`TableLayout::slot`], with the slot count known at compile time.
+    #[inline(always)]
+    fn slot(&self, group: usize, i: usize) -> usize {
+        debug_assert_eq!(self.layout.slots, K);
+        group * K + i
     }
 
     /// The step that placed the placement in `slot` (`Step::slot`).
     pub fn step_of(&self, slot: u32) -> Step {
-        let group = slot as usize / K;
+        let (offset, _, piece) = self.layout.place(self.layout.group_of(slot as usize));
         Step {
-            piece: (group % self.pieces) as u8,
-            offset: (group / self.pieces / self.anchors) as u8,
+            piece: piece as u8,
+            offset: offset as u8,
             slot,
         }
     }
@@ -390,33 +410,156 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         let s = step.slot as usize;
         self.masks[s / K][s % K].widen()
     }
+
+    /// The board cells a step covers, in increasing order.
+    pub fn step_cells(&self, step: &Step) -> impl Iterator<Item = usize> {
+        let base = step.offset as usize * self.shift as usize;
+        let mut mask = self.step_mask(step);
+        std::iter::from_fn(move || {
+            (mask != 0).then(|| {
+                let bit = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                base + bit
+            })
+        })
+    }
 }
 
 /// A search node: the window, where it sits, and the pieces still to place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Node {
+pub(crate) struct Node {
+    /// The window: bit `i` is cell `offset * shift + i`, set when filled.
     pub board: u64,
+    /// Window shifts north of the south edge.
     pub offset: usize,
+    /// One bit per piece still to place.
     pub unused: u32,
 }
 
 /// One placed piece: which piece, the window offset it was placed at, and its slot in
-/// the tables (`group * K + i`).
+/// the tables ([`TableLayout::slot`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Step {
+pub(crate) struct Step {
+    /// The piece placed.
     pub piece: u8,
+    /// The window position it was placed at.
     pub offset: u8,
+    /// Its entry in the tables.
     pub slot: u32,
 }
 
 /// The steps from the root to a node; never longer than the 32 pieces `unused` holds.
-pub type Path = arrayvec::ArrayVec<Step, 32>;
+pub(crate) type Path = arrayvec::ArrayVec<Step, 32>;
 
 /// What the search reports to.
-pub trait Visitor {
-    /// Called at every node; count here for `--stats`.
+pub(crate) trait Visitor {
+    /// Called at every node entered (see the driver's meaning of a node).
     #[inline(always)]
     fn node(&mut self) {}
-    /// Called with each solution; return `true` to stop the search.
-    fn solution(&mut self, path: &[Step]) -> bool;
+    /// Called with each solution; `Break` stops the search.
+    fn solution(&mut self, path: &[Step]) -> ControlFlow<()>;
+}
+
+/// What a tiling solver makes of each solution the search finds: items reported to
+/// the driver's sink.
+pub(crate) trait Leaves<L, const K: usize>: Sync {
+    /// What a solution becomes for the caller.
+    type Item: Send;
+    /// Reports the solution that `path` builds; `Break` stops the search.
+    fn leaf(
+        &self,
+        window: &Window<L, K>,
+        path: &[Step],
+        sink: &mut Sink<'_, Self::Item>,
+    ) -> ControlFlow<()>;
+}
+
+/// A tiling search as the driver runs it: the plain search, or the split search of
+/// [`crate::meet`] when `above` is given, each solution handed to `leaves`. Tasks are
+/// the nodes [`TASK_DEPTH`] levels below the root.
+pub(crate) struct Tiles<'a, L, const K: usize, F> {
+    pub window: &'a Window<'a, L, K>,
+    pub above: Option<&'a Above>,
+    pub leaves: F,
+}
+
+impl<L: Lane + Sync, const K: usize, F: Leaves<L, K>> Search for Tiles<'_, L, K, F> {
+    type Task = (Node, Path);
+    type Worker = Workspace;
+    type Item = F::Item;
+
+    fn split_for(&self, _threads: usize) -> Split {
+        Split {
+            depth: TASK_DEPTH,
+            tasks: usize::MAX,
+        }
+    }
+
+    fn split(&self, split: Split) -> (Vec<(Node, Path)>, u64) {
+        self.window.levels(split)
+    }
+
+    fn worker(&self) -> Workspace {
+        Workspace::default()
+    }
+
+    fn run(&self, scratch: &mut Workspace, task: &(Node, Path), sink: &mut Sink<'_, F::Item>) {
+        if sink.stats() {
+            self.visit::<true>(scratch, task, sink);
+        } else {
+            self.visit::<false>(scratch, task, sink);
+        }
+    }
+
+    fn worker_nodes(&self, scratch: &Workspace) -> u64 {
+        scratch.nodes
+    }
+}
+
+impl<L: Lane, const K: usize, F: Leaves<L, K>> Tiles<'_, L, K, F> {
+    fn visit<const STATS: bool>(
+        &self,
+        scratch: &mut Workspace,
+        (node, prefix): &(Node, Path),
+        sink: &mut Sink<'_, F::Item>,
+    ) {
+        let mut path = prefix.clone();
+        let mut visit = Visit::<'_, '_, '_, L, K, F, STATS> {
+            window: self.window,
+            leaves: &self.leaves,
+            sink,
+        };
+        let _ = match self.above {
+            Some(above) => self
+                .window
+                .search_split(*node, &mut path, &mut visit, above, scratch),
+            None => self.window.search(*node, &mut path, &mut visit),
+        };
+    }
+}
+
+/// The visitor of one task: nodes counted into the sink when `STATS`, solutions handed
+/// to the solver's leaves.
+struct Visit<'v, 's, 'i, L, const K: usize, F: Leaves<L, K>, const STATS: bool> {
+    window: &'v Window<'v, L, K>,
+    leaves: &'v F,
+    sink: &'s mut Sink<'i, F::Item>,
+}
+
+impl<L, const K: usize, F: Leaves<L, K>, const STATS: bool> Visitor
+    for Visit<'_, '_, '_, L, K, F, STATS>
+{
+    #[inline(always)]
+    fn node(&mut self) {
+        if STATS {
+            self.sink.nodes += 1;
+        }
+    }
+
+    // Cold: a few thousand calls against tens of thousands of nodes; kept out of the
+    // search's stack frame.
+    #[inline(never)]
+    fn solution(&mut self, path: &[Step]) -> ControlFlow<()> {
+        self.leaves.leaf(self.window, path, self.sink)
+    }
 }

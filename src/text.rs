@@ -1,9 +1,39 @@
-//! Small text helpers shared by the two file parsers (`puzzle` and `sums`): words with
-//! their columns, and where invalid UTF-8 starts. Columns count characters from 1.
+//! Small text helpers shared by the two file parsers (`puzzle` and `sums`): reading a
+//! file with a size bound, words with their columns, and where invalid UTF-8 starts.
+//! Columns count characters from 1.
+
+use std::io::Read as _;
+use std::path::Path;
+
+/// The largest input file read, in bytes (16 MiB): far beyond any puzzle a person
+/// writes, and small enough that a wrong file (a device, an archive) is refused at
+/// once instead of being read into memory.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// Why a file was not read.
+#[derive(Debug)]
+pub(crate) enum ReadError {
+    Io(std::io::Error),
+    TooLarge,
+}
+
+/// The bytes of the file at `path`, if it holds at most [`MAX_FILE_BYTES`]; reading
+/// stops one byte past the bound.
+pub(crate) fn read_bounded(path: &Path) -> Result<Vec<u8>, ReadError> {
+    let file = std::fs::File::open(path).map_err(ReadError::Io)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(ReadError::Io)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(ReadError::TooLarge);
+    }
+    Ok(bytes)
+}
 
 /// Words of `text` split at characters where `sep` holds, each with its column; `text`
 /// starts at column `start`.
-pub fn words(text: &str, start: usize, sep: fn(char) -> bool) -> Vec<(&str, usize)> {
+pub(crate) fn words(text: &str, start: usize, sep: fn(char) -> bool) -> Vec<(&str, usize)> {
     let mut out = Vec::new();
     let mut word: Option<(usize, usize)> = None;
     for (column, (i, ch)) in (start..).zip(text.char_indices()) {
@@ -24,7 +54,7 @@ pub fn words(text: &str, start: usize, sep: fn(char) -> bool) -> Vec<(&str, usiz
 /// Where the first invalid byte of `bytes` is: `(line, column, byte)`, the column
 /// counted in characters of the valid part of its line (after a byte-order mark at the
 /// start of the file, which the parsers skip).
-pub fn utf8_error_at(bytes: &[u8], error: &std::str::Utf8Error) -> (usize, usize, u8) {
+pub(crate) fn utf8_error_at(bytes: &[u8], error: &std::str::Utf8Error) -> (usize, usize, u8) {
     let good = &bytes[..error.valid_up_to()];
     let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     // `good` is valid UTF-8, so this slice of it is too.

@@ -3,8 +3,9 @@
 //!
 //! `calloc` gives that for large blocks only while the allocator maps them afresh; once
 //! a process has freed such a block, glibc raises its threshold and serves the next ones
-//! from the heap, clearing every byte: a run of the meteor search in a process that had
-//! already run one spent 4 ms clearing 16 MB of memo tables it touches 2% of.
+//! from the heap, clearing every byte: a second meteor search in one process spent
+//! longer clearing memo tables it barely touches than searching (see the commit that
+//! made this module).
 
 use std::ops::Deref;
 use std::sync::atomic::AtomicU32;

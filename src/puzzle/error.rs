@@ -1,11 +1,11 @@
-//! Errors of the puzzle parser: where (file, line, column) and what ([`ErrorKind`]).
+//! Errors of the puzzle parser: where (file, line, column) and what ([`PuzzleErrorKind`]).
 //!
 //! Every message says what was found and what was expected, so that a person can fix
 //! the file without reading the format reference.
 
 use std::path::PathBuf;
 
-use crate::tables::generate::Grid;
+use crate::grid::Grid;
 
 /// Why a puzzle file could not be read or parsed.
 ///
@@ -17,8 +17,15 @@ pub enum PuzzleError {
     #[error("{}: cannot read the puzzle file: {source}", path.display())]
     Io {
         path: PathBuf,
+        /// What the system said.
         #[source]
         source: std::io::Error,
+    },
+    /// The file is larger than any puzzle file read.
+    #[error("{}: the file is larger than {} MiB; a puzzle file is read only up to that size", path.display(), crate::text::MAX_FILE_BYTES >> 20)]
+    TooLarge {
+        /// The file, as given.
+        path: PathBuf,
     },
     /// The text is not a valid puzzle; `line` and `column` point at the culprit.
     #[error("{file}:{line}:{column}: {kind}")]
@@ -26,15 +33,15 @@ pub enum PuzzleError {
         file: String,
         line: usize,
         column: usize,
-        kind: ErrorKind,
+        kind: PuzzleErrorKind,
     },
 }
 
 impl PuzzleError {
     /// What went wrong, for a parse error.
-    pub fn kind(&self) -> Option<&ErrorKind> {
+    pub fn kind(&self) -> Option<&PuzzleErrorKind> {
         match self {
-            PuzzleError::Io { .. } => None,
+            PuzzleError::Io { .. } | PuzzleError::TooLarge { .. } => None,
             PuzzleError::Parse { kind, .. } => Some(kind),
         }
     }
@@ -42,7 +49,7 @@ impl PuzzleError {
     /// `(line, column)` of a parse error, both counted from 1.
     pub fn position(&self) -> Option<(usize, usize)> {
         match self {
-            PuzzleError::Io { .. } => None,
+            PuzzleError::Io { .. } | PuzzleError::TooLarge { .. } => None,
             PuzzleError::Parse { line, column, .. } => Some((*line, *column)),
         }
     }
@@ -89,7 +96,7 @@ fn grid_hint(grid: &Grid) -> &'static str {
 
 /// What is wrong at a position of a puzzle file.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ErrorKind {
+pub enum PuzzleErrorKind {
     #[error("invalid UTF-8 (byte 0x{byte:02X}); expected a UTF-8 text file")]
     NotUtf8 { byte: u8 },
 

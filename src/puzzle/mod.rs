@@ -30,12 +30,12 @@
 //!
 //! ```
 //! let text = "grid: square\nboard:\nxxx\nxxx\n\npiece L:\nxx\nx.\n\npiece I: fixed\nxxx\n";
-//! let puzzle = polytile::puzzle::parse(text, "tiny.puz").unwrap();
+//! let puzzle = polytile::Puzzle::parse(text, "tiny.puz").unwrap();
 //! assert_eq!(puzzle.name, "tiny");
 //! assert_eq!((puzzle.board.width, puzzle.board.height), (3, 2));
 //! assert_eq!(puzzle.pieces[0].cells, vec![(0, 0), (1, 0), (0, 1)]);
 //!
-//! let err = polytile::puzzle::parse("grid: hexagon\n", "bad.puz").unwrap_err();
+//! let err = polytile::Puzzle::parse("grid: hexagon\n", "bad.puz").unwrap_err();
 //! assert_eq!(
 //!     err.to_string(),
 //!     "bad.puz:1:7: unknown grid 'hexagon'; expected square or hex"
@@ -47,27 +47,28 @@ mod parse;
 
 use std::path::Path;
 
-pub use error::{Drawing, ErrorKind, PuzzleError};
+pub use error::{Drawing, PuzzleError, PuzzleErrorKind};
 
-use crate::tables::generate::{Board, Grid, Motion, Piece};
+use crate::grid::{Board, Grid, Motion, Piece};
+use crate::text::ReadError;
 
 /// The largest board rectangle (width times height, holes included) the parser accepts.
 pub const MAX_BOARD_CELLS: usize = 1_000_000;
 
-/// A parsed puzzle: pieces to place on a board.
+/// A tiling puzzle: pieces to place on a board.
 ///
-/// Invariants (the parser checks them): the board has at least one cell; every piece
-/// has a unique name without whitespace, `.`, `:` or `#`, at least one cell, at most as
-/// many cells as the board, is connected on `grid`, has `count >= 1`, and its cells are
-/// [`normalise`](crate::tables::generate::normalise)d lattice points; the pieces'
-/// total area (cells times count) equals the board's, or exceeds it when
-/// `allow_leftover`.
+/// What the parser guarantees: the board has at least one cell; every piece has a
+/// unique name without whitespace, `.`, `:` or `#`, at least one cell, at most as many
+/// cells as the board, is connected, has `count >= 1`, and its cells are
+/// [`normalise`](crate::grid::normalise)d lattice points; the pieces' total area (cells
+/// times count) equals the board's, or exceeds it when `allow_leftover`. A puzzle built
+/// in code is checked by [`crate::TilingSolver::new`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Puzzle {
+    /// Its name: the file's `name:`, or the file name without extension.
     pub name: String,
-    pub grid: Grid,
-    /// The smallest rectangle holding the drawn cells (on the hex grid it starts on an
-    /// even drawn row), row 0 = the first drawn line.
+    /// The board: the smallest rectangle holding the drawn cells (on the hex grid it
+    /// starts on an even drawn row), row 0 = the first drawn line.
     pub board: Board,
     /// In file order.
     pub pieces: Vec<Piece>,
@@ -75,38 +76,54 @@ pub struct Puzzle {
     pub allow_leftover: bool,
 }
 
-/// Parses the text of a puzzle file; `file` names it in error messages.
-pub fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
-    parse::parse(text, file)
-}
-
-/// Parses the bytes of a puzzle file, which must be UTF-8; `file` names it in error
-/// messages (a bad byte is reported at its line and column).
-pub fn parse_bytes(bytes: &[u8], file: &str) -> Result<Puzzle, PuzzleError> {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => parse(text, file),
-        Err(e) => {
-            let (line, column, byte) = crate::text::utf8_error_at(bytes, &e);
-            Err(PuzzleError::Parse {
-                file: file.to_string(),
-                line,
-                column,
-                kind: ErrorKind::NotUtf8 { byte },
-            })
+impl Puzzle {
+    /// A puzzle of `pieces` on `board` that uses every piece.
+    pub fn new(name: &str, board: Board, pieces: Vec<Piece>) -> Puzzle {
+        Puzzle {
+            name: name.to_string(),
+            board,
+            pieces,
+            allow_leftover: false,
         }
     }
-}
 
-/// Reads and parses a puzzle file. Errors name the file as `path` is written.
-pub fn load(path: &Path) -> Result<Puzzle, PuzzleError> {
-    let bytes = std::fs::read(path).map_err(|source| PuzzleError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    parse_bytes(&bytes, &path.display().to_string())
-}
+    /// Parses the text of a puzzle file; `file` names it in error messages.
+    pub fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
+        parse::parse(text, file)
+    }
 
-impl Puzzle {
+    /// Parses the bytes of a puzzle file, which must be UTF-8; `file` names it in
+    /// error messages (a bad byte is reported at its line and column).
+    pub fn parse_bytes(bytes: &[u8], file: &str) -> Result<Puzzle, PuzzleError> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Puzzle::parse(text, file),
+            Err(e) => {
+                let (line, column, byte) = crate::text::utf8_error_at(bytes, &e);
+                Err(PuzzleError::Parse {
+                    file: file.to_string(),
+                    line,
+                    column,
+                    kind: PuzzleErrorKind::NotUtf8 { byte },
+                })
+            }
+        }
+    }
+
+    /// Reads and parses a puzzle file of at most [`crate::text::MAX_FILE_BYTES`].
+    /// Errors name the file as `path` is written.
+    pub fn load(path: &Path) -> Result<Puzzle, PuzzleError> {
+        let bytes = crate::text::read_bounded(path).map_err(|e| match e {
+            ReadError::Io(source) => PuzzleError::Io {
+                path: path.to_path_buf(),
+                source,
+            },
+            ReadError::TooLarge => PuzzleError::TooLarge {
+                path: path.to_path_buf(),
+            },
+        })?;
+        Puzzle::parse_bytes(&bytes, &path.display().to_string())
+    }
+
     /// One distinct character per piece, for drawing solutions as text: the first
     /// character of the piece's name, unless an earlier piece already has it; then the
     /// first of `A..Z`, `a..z`, `0..9` that is neither a label nor the first character
@@ -138,11 +155,8 @@ impl Puzzle {
     /// between cells and odd rows indented by one.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
-        let grid = match self.grid {
-            Grid::Square => "square",
-            Grid::Hex => "hex",
-        };
-        out.push_str(&format!("name: {}\ngrid: {grid}\n", self.name));
+        let grid = self.board.grid;
+        out.push_str(&format!("name: {}\ngrid: {}\n", self.name, grid.name()));
         if self.allow_leftover {
             out.push_str("leftover: allowed\n");
         }
@@ -153,19 +167,17 @@ impl Puzzle {
             .chunks(self.board.width.max(1))
             .map(<[bool]>::to_vec)
             .collect();
-        draw(&mut out, self.grid, &rows);
+        draw(&mut out, grid, &rows);
         for piece in &self.pieces {
             out.push_str(&format!("\npiece {}:", piece.name));
-            match piece.motion {
-                Motion::Free => {}
-                Motion::OneSided => out.push_str(" one-sided"),
-                Motion::Fixed => out.push_str(" fixed"),
+            if piece.motion != Motion::Free {
+                out.push_str(&format!(" {}", piece.motion.name()));
             }
             if piece.count != 1 {
                 out.push_str(&format!(" count {}", piece.count));
             }
             out.push('\n');
-            draw(&mut out, self.grid, &piece_rows(self.grid, piece));
+            draw(&mut out, grid, &piece_rows(grid, piece));
         }
         out
     }
@@ -173,11 +185,7 @@ impl Puzzle {
 
 /// A piece's cells as drawing rows, starting on row 0 (normalised cells have `y >= 0`).
 fn piece_rows(grid: Grid, piece: &Piece) -> Vec<Vec<bool>> {
-    let offset = |&(x, y): &(i32, i32)| match grid {
-        Grid::Square => (y, x),
-        Grid::Hex => (y, x + y.div_euclid(2)),
-    };
-    let cells: Vec<(i32, i32)> = piece.cells.iter().map(offset).collect();
+    let cells: Vec<(i32, i32)> = piece.cells.iter().map(|&p| grid.drawn(p)).collect();
     let top = cells.iter().map(|c| c.0).min().unwrap_or(0);
     let top = top - top.rem_euclid(2);
     let left = cells.iter().map(|c| c.1).min().unwrap_or(0);

@@ -6,9 +6,9 @@
 
 use std::collections::HashMap;
 
-use super::error::{Drawing, ErrorKind, PuzzleError};
+use super::error::{Drawing, PuzzleError, PuzzleErrorKind};
 use super::{Puzzle, MAX_BOARD_CELLS};
-use crate::tables::generate::{normalise, Board, Grid, Motion, Piece, Point};
+use crate::grid::{normalise, Board, Grid, Motion, Piece, Point};
 
 /// A position in the file; both count from 1, the column in characters.
 #[derive(Clone, Copy, Debug)]
@@ -107,43 +107,39 @@ fn words(text: &str, start: usize) -> Vec<(&str, usize)> {
     crate::text::words(text, start, char::is_whitespace)
 }
 
-fn parse_grid(word: &str) -> Result<Grid, ErrorKind> {
-    match word {
-        "square" => Ok(Grid::Square),
-        "hex" => Ok(Grid::Hex),
-        "triangle" | "cubic" => Err(ErrorKind::UnsupportedGrid { word: word.into() }),
-        _ => Err(ErrorKind::UnknownGrid { word: word.into() }),
+fn parse_grid(word: &str) -> Result<Grid, PuzzleErrorKind> {
+    match Grid::from_name(word) {
+        Some(grid) => Ok(grid),
+        None if matches!(word, "triangle" | "cubic") => {
+            Err(PuzzleErrorKind::UnsupportedGrid { word: word.into() })
+        }
+        None => Err(PuzzleErrorKind::UnknownGrid { word: word.into() }),
     }
 }
 
 fn parse_motion(word: &str) -> Option<Motion> {
-    match word {
-        "free" => Some(Motion::Free),
-        "one-sided" => Some(Motion::OneSided),
-        "fixed" => Some(Motion::Fixed),
-        _ => None,
-    }
+    Motion::from_name(word)
 }
 
-fn parse_leftover(word: &str) -> Result<bool, ErrorKind> {
+fn parse_leftover(word: &str) -> Result<bool, PuzzleErrorKind> {
     match word {
         "allowed" => Ok(true),
         "forbidden" => Ok(false),
-        _ => Err(ErrorKind::UnknownLeftover { word: word.into() }),
+        _ => Err(PuzzleErrorKind::UnknownLeftover { word: word.into() }),
     }
 }
 
-fn parse_count(text: &str) -> Result<u32, ErrorKind> {
+fn parse_count(text: &str) -> Result<u32, PuzzleErrorKind> {
     match text.parse::<u32>() {
         Ok(n) if n > 0 && text.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
-        _ => Err(ErrorKind::BadCount { text: text.into() }),
+        _ => Err(PuzzleErrorKind::BadCount { text: text.into() }),
     }
 }
 
 const KEYWORDS: [&str; 6] = ["name", "grid", "leftover", "motion", "board", "piece"];
 
 impl Parser<'_> {
-    fn error(&self, pos: Pos, kind: ErrorKind) -> PuzzleError {
+    fn error(&self, pos: Pos, kind: PuzzleErrorKind) -> PuzzleError {
         PuzzleError::Parse {
             file: self.file.to_string(),
             line: pos.line,
@@ -152,7 +148,7 @@ impl Parser<'_> {
         }
     }
 
-    fn at(&self, line: usize, column: usize, kind: ErrorKind) -> PuzzleError {
+    fn at(&self, line: usize, column: usize, kind: PuzzleErrorKind) -> PuzzleError {
         self.error(Pos { line, column }, kind)
     }
 
@@ -181,7 +177,7 @@ impl Parser<'_> {
                     return Err(self.at(
                         line,
                         column,
-                        ErrorKind::UnknownCharacter { ch: c, drawing },
+                        PuzzleErrorKind::UnknownCharacter { ch: c, drawing },
                     ))
                 }
             }
@@ -212,10 +208,10 @@ impl Parser<'_> {
             }
         };
         if rows.is_empty() {
-            return Err(self.error(header, ErrorKind::EmptyDrawing { drawing }));
+            return Err(self.error(header, PuzzleErrorKind::EmptyDrawing { drawing }));
         }
         if !rows.iter().any(|r| r.marks.iter().any(|m| m.0)) {
-            return Err(self.error(header, ErrorKind::NoCells { drawing }));
+            return Err(self.error(header, PuzzleErrorKind::NoCells { drawing }));
         }
         Ok(())
     }
@@ -228,16 +224,16 @@ impl Parser<'_> {
                 let text = content.trim_end();
                 let column = text.chars().count() + 1;
                 let text = text.trim_start().to_string();
-                return Err(self.at(line, column, ErrorKind::MissingColon { text }));
+                return Err(self.at(line, column, PuzzleErrorKind::MissingColon { text }));
             }
             let column = first.first().map_or(1, |w| w.1);
-            return Err(self.at(line, column, ErrorKind::StrayLine));
+            return Err(self.at(line, column, PuzzleErrorKind::StrayLine));
         };
         let colon = head.chars().count() + 1;
         let head_words = words(head, 1);
         let value_words = words(value, colon + 1);
         let Some(&(keyword, kw_column)) = head_words.first() else {
-            return Err(self.at(line, colon, ErrorKind::MissingKeyword));
+            return Err(self.at(line, colon, PuzzleErrorKind::MissingKeyword));
         };
         let here = Pos {
             line,
@@ -248,12 +244,12 @@ impl Parser<'_> {
         }
         if !KEYWORDS.contains(&keyword) {
             let word = keyword.to_string();
-            return Err(self.error(here, ErrorKind::UnknownKeyword { word }));
+            return Err(self.error(here, PuzzleErrorKind::UnknownKeyword { word }));
         }
         if let Some(&(word, column)) = head_words.get(1) {
             let expected = "':' right after the keyword";
             let word = word.to_string();
-            return Err(self.at(line, column, ErrorKind::Unexpected { word, expected }));
+            return Err(self.at(line, column, PuzzleErrorKind::Unexpected { word, expected }));
         }
         let first_line = match keyword {
             "name" => self.name.as_ref().map(|s| s.1),
@@ -266,7 +262,7 @@ impl Parser<'_> {
             let keyword = keyword.to_string();
             return Err(self.error(
                 here,
-                ErrorKind::Duplicate {
+                PuzzleErrorKind::Duplicate {
                     keyword,
                     first_line,
                 },
@@ -275,7 +271,7 @@ impl Parser<'_> {
         if keyword == "name" {
             let name = value.trim();
             if name.is_empty() {
-                let kind = ErrorKind::MissingValue {
+                let kind = PuzzleErrorKind::MissingValue {
                     keyword: keyword.into(),
                     expected: "a puzzle name",
                 };
@@ -286,7 +282,7 @@ impl Parser<'_> {
         }
         if keyword == "board" {
             if let Some(&(word, column)) = value_words.first() {
-                let kind = ErrorKind::Unexpected {
+                let kind = PuzzleErrorKind::Unexpected {
                     word: word.into(),
                     expected: "the end of the line (the drawing starts on the next line)",
                 };
@@ -305,14 +301,14 @@ impl Parser<'_> {
             _ => "free, one-sided or fixed",
         };
         let Some(&(word, column)) = value_words.first() else {
-            let kind = ErrorKind::MissingValue {
+            let kind = PuzzleErrorKind::MissingValue {
                 keyword: keyword.into(),
                 expected,
             };
             return Err(self.at(line, colon + 1, kind));
         };
         if let Some(&(extra, column)) = value_words.get(1) {
-            let kind = ErrorKind::Unexpected {
+            let kind = PuzzleErrorKind::Unexpected {
                 word: extra.into(),
                 expected: "the end of the line",
             };
@@ -330,7 +326,7 @@ impl Parser<'_> {
             }
             _ => {
                 let motion = parse_motion(word)
-                    .ok_or_else(|| at(ErrorKind::UnknownMotion { word: word.into() }))?;
+                    .ok_or_else(|| at(PuzzleErrorKind::UnknownMotion { word: word.into() }))?;
                 self.motion = Some((motion, line));
             }
         }
@@ -347,10 +343,10 @@ impl Parser<'_> {
     ) -> Result<(), PuzzleError> {
         let line = header.line;
         let Some(&(name, name_column)) = names.first() else {
-            return Err(self.at(line, colon, ErrorKind::MissingName));
+            return Err(self.at(line, colon, PuzzleErrorKind::MissingName));
         };
         if let Some(&(word, column)) = names.get(1) {
-            let kind = ErrorKind::Unexpected {
+            let kind = PuzzleErrorKind::Unexpected {
                 word: word.into(),
                 expected: "':' after the piece name (a name has no spaces)",
             };
@@ -361,11 +357,11 @@ impl Parser<'_> {
             column: name_column,
         };
         if name.contains('.') {
-            let kind = ErrorKind::BadName { name: name.into() };
+            let kind = PuzzleErrorKind::BadName { name: name.into() };
             return Err(self.error(name_pos, kind));
         }
         if let Some(first) = self.pieces.iter().find(|p| p.name == name) {
-            let kind = ErrorKind::DuplicateName {
+            let kind = PuzzleErrorKind::DuplicateName {
                 name: name.into(),
                 first_line: first.header.line,
             };
@@ -379,23 +375,23 @@ impl Parser<'_> {
             i += 1;
             if let Some(m) = parse_motion(word) {
                 if motion.is_some() {
-                    let kind = ErrorKind::DuplicateMotion { name: name.into() };
+                    let kind = PuzzleErrorKind::DuplicateMotion { name: name.into() };
                     return Err(self.at(line, column, kind));
                 }
                 motion = Some(m);
             } else if word == "count" {
                 if count.is_some() {
-                    let kind = ErrorKind::DuplicateCount { name: name.into() };
+                    let kind = PuzzleErrorKind::DuplicateCount { name: name.into() };
                     return Err(self.at(line, column, kind));
                 }
                 let Some(&(n, n_column)) = options.get(i) else {
                     let column = column + word.chars().count();
-                    return Err(self.at(line, column, ErrorKind::MissingCount));
+                    return Err(self.at(line, column, PuzzleErrorKind::MissingCount));
                 };
                 i += 1;
                 count = Some(parse_count(n).map_err(|k| self.at(line, n_column, k))?);
             } else {
-                let kind = ErrorKind::UnknownPieceOption { word: word.into() };
+                let kind = PuzzleErrorKind::UnknownPieceOption { word: word.into() };
                 return Err(self.at(line, column, kind));
             }
         }
@@ -414,13 +410,13 @@ impl Parser<'_> {
     /// The checks that need the whole file, and the conversion to a [`Puzzle`].
     fn finish(self, end: Pos) -> Result<Puzzle, PuzzleError> {
         let Some((grid, _)) = self.grid else {
-            return Err(self.error(end, ErrorKind::MissingGrid));
+            return Err(self.error(end, PuzzleErrorKind::MissingGrid));
         };
         let Some(board_decl) = &self.board else {
-            return Err(self.error(end, ErrorKind::MissingBoard));
+            return Err(self.error(end, PuzzleErrorKind::MissingBoard));
         };
         if self.pieces.is_empty() {
-            return Err(self.error(end, ErrorKind::NoPieces));
+            return Err(self.error(end, PuzzleErrorKind::NoPieces));
         }
         let board = self.board(grid, board_decl)?;
         let area = board.cells.iter().filter(|&&c| c).count();
@@ -430,7 +426,7 @@ impl Parser<'_> {
         for decl in &self.pieces {
             let cells = self.piece_cells(grid, decl)?;
             if cells.len() > area {
-                let kind = ErrorKind::PieceTooLarge {
+                let kind = PuzzleErrorKind::PieceTooLarge {
                     name: decl.name.clone(),
                     cells: cells.len(),
                     board: area,
@@ -450,12 +446,12 @@ impl Parser<'_> {
         let board_area = area as u64;
         if total < board_area || (total > board_area && !allow_leftover) {
             let kind = if allow_leftover {
-                ErrorKind::TooFewPieceCells {
+                PuzzleErrorKind::TooFewPieceCells {
                     pieces: total,
                     board: area,
                 }
             } else {
-                ErrorKind::AreaMismatch {
+                PuzzleErrorKind::AreaMismatch {
                     pieces: total,
                     board: area,
                 }
@@ -468,7 +464,6 @@ impl Parser<'_> {
         };
         Ok(Puzzle {
             name,
-            grid,
             board,
             pieces,
             allow_leftover,
@@ -496,7 +491,7 @@ impl Parser<'_> {
         }
         if top == usize::MAX {
             // `close` rejects a board without cells; this keeps `finish` total anyway.
-            let kind = ErrorKind::NoCells {
+            let kind = PuzzleErrorKind::NoCells {
                 drawing: Drawing::Board,
             };
             return Err(self.error(decl.header, kind));
@@ -509,7 +504,7 @@ impl Parser<'_> {
             .checked_mul(height)
             .is_none_or(|n| n > MAX_BOARD_CELLS)
         {
-            let kind = ErrorKind::BoardTooLarge { width, height };
+            let kind = PuzzleErrorKind::BoardTooLarge { width, height };
             return Err(self.error(decl.header, kind));
         }
         let mut board = Board {
@@ -541,7 +536,7 @@ impl Parser<'_> {
         let Some(&(_, first)) = points.first() else {
             // `close` rejects a piece without cells; this keeps `finish` total anyway.
             let drawing = Drawing::Piece(decl.name.clone());
-            return Err(self.error(decl.header, ErrorKind::NoCells { drawing }));
+            return Err(self.error(decl.header, PuzzleErrorKind::NoCells { drawing }));
         };
         let index: HashMap<Point, usize> =
             points.iter().enumerate().map(|(i, p)| (p.0, i)).collect();
@@ -560,7 +555,7 @@ impl Parser<'_> {
             }
         }
         if let Some(apart) = seen.iter().position(|&s| !s) {
-            let kind = ErrorKind::NotConnected {
+            let kind = PuzzleErrorKind::NotConnected {
                 name: decl.name.clone(),
                 grid,
                 other_line: first.line,

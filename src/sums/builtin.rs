@@ -6,6 +6,15 @@ use super::parse::parse;
 
 /// The order-3 magic hexagon: 1..19 in a hexagon of 19 cells, each of its 15 lines
 /// sums to 38; symmetry group of order 12.
+///
+/// ```
+/// use polytile::{Mode, Options, SumsSolver};
+///
+/// let hexagon = polytile::sums::builtin::magic_hexagon();
+/// let solver = SumsSolver::new(&hexagon, Mode::Distinct).unwrap();
+/// let summary = solver.count(&Options::default());
+/// assert_eq!((summary.solutions, summary.total), (1, 12));
+/// ```
 pub fn magic_hexagon() -> Model {
     parse(&magic_hexagon_text(), "<magic-hexagon>").expect("the built-in magic hexagon parses")
 }
@@ -42,19 +51,30 @@ pub fn magic_hexagon_text() -> String {
     text
 }
 
+/// A magic square order whose values do not fit one 64-bit domain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "magic square order {0} is not supported (expected 1 to 8: the n² values must fit one 64-bit domain)"
+)]
+pub struct UnsupportedOrder(pub usize);
+
 /// The magic square of order `n` (1 to 8): 1..n² in an n x n grid, rows, columns and
 /// both diagonals summing to n(n² + 1)/2; symmetry group of order 8.
-pub fn magic_square(n: usize) -> Result<Model, String> {
+///
+/// ```
+/// let square = polytile::sums::builtin::magic_square(4).unwrap();
+/// assert_eq!(square.cells.len(), 16);
+/// assert!(polytile::sums::builtin::magic_square(9).is_err());
+/// ```
+pub fn magic_square(n: usize) -> Result<Model, UnsupportedOrder> {
     let text = magic_square_text(n)?;
-    parse(&text, &format!("<magic-square {n}>")).map_err(|e| e.to_string())
+    Ok(parse(&text, &format!("<magic-square {n}>")).expect("the built-in magic squares parse"))
 }
 
 /// The `.sum` text of [`magic_square`].
-pub fn magic_square_text(n: usize) -> Result<String, String> {
+pub fn magic_square_text(n: usize) -> Result<String, UnsupportedOrder> {
     if !(1..=8).contains(&n) {
-        return Err(format!(
-            "magic square order {n} is not supported (expected 1 to 8: the n² values must fit one 64-bit domain)"
-        ));
+        return Err(UnsupportedOrder(n));
     }
     let sum = n * (n * n + 1) / 2;
     let cell = |r: usize, c: usize| format!("r{}c{}", r + 1, c + 1);

@@ -1,4 +1,4 @@
-//! Errors of the `.sum` parser: where (file, line, column) and what ([`ErrorKind`]).
+//! Errors of the `.sum` parser: where (file, line, column) and what ([`SumsErrorKind`]).
 //!
 //! Every message says what was found and what was expected, so that a person can fix
 //! the file without reading the format reference (`docs/sums-format.md`).
@@ -21,8 +21,15 @@ pub enum SumsError {
     #[error("{}: cannot read the sums file: {source}", path.display())]
     Io {
         path: PathBuf,
+        /// What the system said.
         #[source]
         source: std::io::Error,
+    },
+    /// The file is larger than any sums file read.
+    #[error("{}: the file is larger than {} MiB; a sums file is read only up to that size", path.display(), crate::text::MAX_FILE_BYTES >> 20)]
+    TooLarge {
+        /// The file, as given.
+        path: PathBuf,
     },
     /// The text is not a valid model; `line` and `column` point at the culprit.
     #[error("{file}:{line}:{column}: {kind}")]
@@ -30,15 +37,15 @@ pub enum SumsError {
         file: String,
         line: usize,
         column: usize,
-        kind: ErrorKind,
+        kind: SumsErrorKind,
     },
 }
 
 impl SumsError {
     /// What went wrong, for a parse error.
-    pub fn kind(&self) -> Option<&ErrorKind> {
+    pub fn kind(&self) -> Option<&SumsErrorKind> {
         match self {
-            SumsError::Io { .. } => None,
+            SumsError::Io { .. } | SumsError::TooLarge { .. } => None,
             SumsError::Parse { kind, .. } => Some(kind),
         }
     }
@@ -46,7 +53,7 @@ impl SumsError {
     /// `(line, column)` of a parse error, both counted from 1.
     pub fn position(&self) -> Option<(usize, usize)> {
         match self {
-            SumsError::Io { .. } => None,
+            SumsError::Io { .. } | SumsError::TooLarge { .. } => None,
             SumsError::Parse { line, column, .. } => Some((*line, *column)),
         }
     }
@@ -77,7 +84,7 @@ impl std::fmt::Display for CellSource {
 ///
 /// Words quoted from the file are escaped (`'\u{7}'`), so a message stays on one line.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ErrorKind {
+pub enum SumsErrorKind {
     #[error("invalid UTF-8 (byte 0x{byte:02X}); expected a UTF-8 text file")]
     NotUtf8 { byte: u8 },
 

@@ -24,9 +24,10 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
-use super::error::{CellSource, ErrorKind, SumsError};
+use super::error::{CellSource, SumsError, SumsErrorKind};
 use super::model::{Equation, Layout, Model, Order, SymmetryBreak, MAX_VALUES};
 use crate::text::words;
+use crate::text::ReadError;
 
 /// Words that `distinct:` gives a meaning, so no cell may be called that.
 const RESERVED: [&str; 4] = ["all", "rows", "columns", "boxes"];
@@ -47,7 +48,7 @@ struct Pos {
 }
 
 /// A problem inside the current line: its column and what.
-type Fail = (usize, ErrorKind);
+type Fail = (usize, SumsErrorKind);
 
 /// Parses the text of a `.sum` file; `file` names it in error messages.
 pub fn parse(text: &str, file: &str) -> Result<Model, SumsError> {
@@ -72,26 +73,36 @@ pub fn parse(text: &str, file: &str) -> Result<Model, SumsError> {
     p.finish(end)
 }
 
-/// Reads and parses a `.sum` file, which must be UTF-8 (a bad byte is reported at its
-/// line and column). Errors name the file as `path` is written.
-pub fn load(path: &Path) -> Result<Model, SumsError> {
-    let bytes = std::fs::read(path).map_err(|source| SumsError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let file = path.display().to_string();
-    match std::str::from_utf8(&bytes) {
-        Ok(text) => parse(text, &file),
+/// Parses the bytes of a `.sum` file, which must be UTF-8; `file` names it in error
+/// messages (a bad byte is reported at its line and column).
+pub fn parse_bytes(bytes: &[u8], file: &str) -> Result<Model, SumsError> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse(text, file),
         Err(e) => {
-            let (line, column, byte) = crate::text::utf8_error_at(&bytes, &e);
+            let (line, column, byte) = crate::text::utf8_error_at(bytes, &e);
             Err(SumsError::Parse {
-                file,
+                file: file.to_string(),
                 line,
                 column,
-                kind: ErrorKind::NotUtf8 { byte },
+                kind: SumsErrorKind::NotUtf8 { byte },
             })
         }
     }
+}
+
+/// Reads and parses a `.sum` file of at most [`crate::text::MAX_FILE_BYTES`]. Errors
+/// name the file as `path` is written.
+pub fn load(path: &Path) -> Result<Model, SumsError> {
+    let bytes = crate::text::read_bounded(path).map_err(|e| match e {
+        ReadError::Io(source) => SumsError::Io {
+            path: path.to_path_buf(),
+            source,
+        },
+        ReadError::TooLarge => SumsError::TooLarge {
+            path: path.to_path_buf(),
+        },
+    })?;
+    parse_bytes(&bytes, &path.display().to_string())
 }
 
 // ---- Words and tokens ----
@@ -255,12 +266,12 @@ impl<'t, 'a> Cursor<'t, 'a> {
         match self.toks.get(self.i) {
             Some(t) => (
                 t.column,
-                ErrorKind::Unexpected {
+                SumsErrorKind::Unexpected {
                     found: t.tok.text(),
                     expected,
                 },
             ),
-            None => (self.end, ErrorKind::UnexpectedEnd { expected }),
+            None => (self.end, SumsErrorKind::UnexpectedEnd { expected }),
         }
     }
 }
@@ -277,7 +288,7 @@ fn int_value(digits: &str, negative: bool) -> Option<i64> {
 fn out_of_range(column: usize, digits: &str, negative: bool) -> Fail {
     let sign = if negative { "-" } else { "" };
     let text = format!("{sign}{digits}");
-    (column, ErrorKind::IntegerOutOfRange { text })
+    (column, SumsErrorKind::IntegerOutOfRange { text })
 }
 
 /// An integer, optionally negative.
@@ -321,7 +332,7 @@ fn spec(toks: &[Token], start: usize) -> Result<Vec<SpecItem>, Fail> {
             lo
         };
         if lo > hi {
-            return Err((column, ErrorKind::EmptyRange { lo, hi }));
+            return Err((column, SumsErrorKind::EmptyRange { lo, hi }));
         }
         items.push(SpecItem { lo, hi, column });
         separated = !cur.glued();
@@ -464,7 +475,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn error(&self, pos: Pos, kind: ErrorKind) -> SumsError {
+    fn error(&self, pos: Pos, kind: SumsErrorKind) -> SumsError {
         SumsError::Parse {
             file: self.file.to_string(),
             line: pos.line,
@@ -499,7 +510,7 @@ impl<'a> Parser<'a> {
     /// Ends the open drawing, if any, checking it has cells.
     fn close(&mut self) -> Result<(), SumsError> {
         match self.drawing.take() {
-            Some((header, 0)) => Err(self.error(header, ErrorKind::EmptyDrawing)),
+            Some((header, 0)) => Err(self.error(header, SumsErrorKind::EmptyDrawing)),
             _ => Ok(()),
         }
     }
@@ -515,14 +526,14 @@ impl<'a> Parser<'a> {
         }
         for (word, column) in row_words {
             if !is_name(word) {
-                return Err((column, ErrorKind::BadName { word: word.into() }));
+                return Err((column, SumsErrorKind::BadName { word: word.into() }));
             }
             if RESERVED.contains(&word) {
-                return Err((column, ErrorKind::ReservedName { word: word.into() }));
+                return Err((column, SumsErrorKind::ReservedName { word: word.into() }));
             }
             if let Some(&first) = self.index.get(word) {
                 let at = self.drawn_at[first];
-                let kind = ErrorKind::DuplicateCell {
+                let kind = SumsErrorKind::DuplicateCell {
                     name: word.into(),
                     first_line: at.line,
                     first_column: at.column,
@@ -553,7 +564,7 @@ impl<'a> Parser<'a> {
         let colon = head.chars().count() + 1;
         let head_words = words(head, 1, char::is_whitespace);
         let Some(&(keyword, kw_column)) = head_words.first() else {
-            return Err(self.fail((colon, ErrorKind::MissingKeyword)));
+            return Err(self.fail((colon, SumsErrorKind::MissingKeyword)));
         };
         let at = Pos {
             line: self.line,
@@ -563,7 +574,7 @@ impl<'a> Parser<'a> {
         match keyword {
             "name" | "values" | "cells" | "grid" | "boxes" | "distinct" | "order" => {
                 if let Some(&(word, column)) = head_words.get(1) {
-                    let kind = ErrorKind::Unexpected {
+                    let kind = SumsErrorKind::Unexpected {
                         found: word.into(),
                         expected: "':' right after the keyword",
                     };
@@ -572,7 +583,7 @@ impl<'a> Parser<'a> {
             }
             "cage" | "domain" | "symmetry" => {}
             _ => {
-                let kind = ErrorKind::UnknownStatement {
+                let kind = SumsErrorKind::UnknownStatement {
                     word: keyword.into(),
                 };
                 return Err(self.error(at, kind));
@@ -602,7 +613,7 @@ impl<'a> Parser<'a> {
         match setting {
             Some((_, first_line)) => Err((
                 column,
-                ErrorKind::Duplicate {
+                SumsErrorKind::Duplicate {
                     keyword,
                     first_line: *first_line,
                 },
@@ -615,7 +626,7 @@ impl<'a> Parser<'a> {
         Self::once(&self.name, "name:", at.column)?;
         let name = value.trim();
         if name.is_empty() {
-            let kind = ErrorKind::MissingValue {
+            let kind = SumsErrorKind::MissingValue {
                 keyword: "name:",
                 expected: "a title",
             };
@@ -630,7 +641,7 @@ impl<'a> Parser<'a> {
         let toks = lex(value, value_column);
         let items = spec(&toks, value_column)?;
         let Some(first) = items.first() else {
-            let kind = ErrorKind::MissingValue {
+            let kind = SumsErrorKind::MissingValue {
                 keyword: "values:",
                 expected: "integers or ranges, as in 'values: 1..9'",
             };
@@ -638,7 +649,7 @@ impl<'a> Parser<'a> {
         };
         let count = distinct_count(&items);
         if count > MAX_VALUES as u64 {
-            return Err((first.column, ErrorKind::TooManyValues { count }));
+            return Err((first.column, SumsErrorKind::TooManyValues { count }));
         }
         // Each range is at most MAX_VALUES long now.
         let set: BTreeSet<i64> = items.iter().flat_map(|s| s.lo..=s.hi).collect();
@@ -654,12 +665,12 @@ impl<'a> Parser<'a> {
             Some(Source::Grid { line, .. }) => ("grid:", line),
         };
         let kind = if first == keyword {
-            ErrorKind::Duplicate {
+            SumsErrorKind::Duplicate {
                 keyword,
                 first_line,
             }
         } else {
-            ErrorKind::CellsAndGrid {
+            SumsErrorKind::CellsAndGrid {
                 keyword,
                 first,
                 first_line,
@@ -698,7 +709,7 @@ impl<'a> Parser<'a> {
 
     fn boxes(&mut self, at: Pos, value: &str, value_column: usize) -> Result<(), Fail> {
         if let Some(first) = &self.boxes {
-            let kind = ErrorKind::Duplicate {
+            let kind = SumsErrorKind::Duplicate {
                 keyword: "boxes:",
                 first_line: first.keyword.line,
             };
@@ -726,13 +737,13 @@ impl<'a> Parser<'a> {
     /// The cell called `name`, which stands at `column`.
     fn cell(&self, name: &str, column: usize) -> Result<usize, Fail> {
         if RESERVED.contains(&name) {
-            return Err((column, ErrorKind::ReservedName { word: name.into() }));
+            return Err((column, SumsErrorKind::ReservedName { word: name.into() }));
         }
         let Some(source) = &self.source else {
-            return Err((column, ErrorKind::CellsNotDefined));
+            return Err((column, SumsErrorKind::CellsNotDefined));
         };
         self.index.get(name).copied().ok_or_else(|| {
-            let kind = ErrorKind::UnknownCell {
+            let kind = SumsErrorKind::UnknownCell {
                 name: name.into(),
                 cells: source.describe(),
             };
@@ -750,17 +761,17 @@ impl<'a> Parser<'a> {
     ) -> Result<Vec<usize>, Fail> {
         if list.is_empty() {
             let keyword = keyword.to_string();
-            return Err((value_column, ErrorKind::EmptyList { keyword }));
+            return Err((value_column, SumsErrorKind::EmptyList { keyword }));
         }
         let mut cells = Vec::with_capacity(list.len());
         let mut seen: HashMap<usize, usize> = HashMap::new();
         for &(word, column) in list {
             if !is_name(word) {
-                return Err((column, ErrorKind::BadName { word: word.into() }));
+                return Err((column, SumsErrorKind::BadName { word: word.into() }));
             }
             let cell = self.cell(word, column)?;
             if let Some(&first_column) = seen.get(&cell) {
-                let kind = ErrorKind::DuplicateInList {
+                let kind = SumsErrorKind::DuplicateInList {
                     name: word.into(),
                     first_column,
                 };
@@ -783,11 +794,11 @@ impl<'a> Parser<'a> {
         let list = words(value, value_column, list_separator);
         let Some(&(first, _)) = list.first() else {
             let keyword = "distinct:".to_string();
-            return Err((value_column, ErrorKind::EmptyList { keyword }));
+            return Err((value_column, SumsErrorKind::EmptyList { keyword }));
         };
         let keywords = RESERVED.contains(&first);
         if let Some(&(word, column)) = list.iter().find(|(w, _)| RESERVED.contains(w) != keywords) {
-            return Err((column, ErrorKind::MixedDistinct { word: word.into() }));
+            return Err((column, SumsErrorKind::MixedDistinct { word: word.into() }));
         }
         if !keywords {
             let cells = self.names(&list, "distinct:", value_column)?;
@@ -796,7 +807,7 @@ impl<'a> Parser<'a> {
         }
         for &(word, column) in &list {
             let (rows, columns) = match self.source {
-                None => return Err((column, ErrorKind::CellsNotDefined)),
+                None => return Err((column, SumsErrorKind::CellsNotDefined)),
                 _ if word == "all" => {
                     self.add_group((0..self.cells.len()).collect());
                     continue;
@@ -807,7 +818,7 @@ impl<'a> Parser<'a> {
                         "columns" => "'distinct: columns'",
                         _ => "'distinct: boxes'",
                     };
-                    return Err((column, ErrorKind::NeedsGrid { what }));
+                    return Err((column, SumsErrorKind::NeedsGrid { what }));
                 }
                 Some(Source::Grid { rows, columns, .. }) => (rows, columns),
             };
@@ -840,7 +851,7 @@ impl<'a> Parser<'a> {
     ) -> Result<(), Fail> {
         let toks = lex(arg, arg_column);
         if toks.is_empty() {
-            let kind = ErrorKind::MissingArgument {
+            let kind = SumsErrorKind::MissingArgument {
                 keyword: "cage",
                 expected: "a total before ':', as in 'cage 15: a b c'",
             };
@@ -873,7 +884,7 @@ impl<'a> Parser<'a> {
         let toks = lex(arg, arg_column);
         let items = spec(&toks, arg_column)?;
         if items.is_empty() {
-            let kind = ErrorKind::MissingArgument {
+            let kind = SumsErrorKind::MissingArgument {
                 keyword: "domain",
                 expected: "a value set before ':', as in 'domain 1..3: a b'",
             };
@@ -900,7 +911,7 @@ impl<'a> Parser<'a> {
         Self::once(&self.symmetry, "symmetry", at.column)?;
         let toks = lex(arg, arg_column);
         if toks.is_empty() {
-            let kind = ErrorKind::MissingArgument {
+            let kind = SumsErrorKind::MissingArgument {
                 keyword: "symmetry",
                 expected: "the group order before ':', as in 'symmetry 8: a < b'",
             };
@@ -918,7 +929,7 @@ impl<'a> Parser<'a> {
         let group_order = u64::try_from(order)
             .ok()
             .filter(|&n| n >= 1)
-            .ok_or((column, ErrorKind::GroupOrder { value: order }))?;
+            .ok_or((column, SumsErrorKind::GroupOrder { value: order }))?;
         let toks = lex(value, value_column);
         let mut cur = Cursor::new(&toks, value_column);
         let mut less = Vec::new();
@@ -943,7 +954,7 @@ impl<'a> Parser<'a> {
         let list = words(value, value_column, list_separator);
         let decl = match list.as_slice() {
             [] => {
-                let kind = ErrorKind::MissingValue {
+                let kind = SumsErrorKind::MissingValue {
                     keyword: "order:",
                     expected: "smallest, static or every cell name in search order",
                 };
@@ -960,7 +971,7 @@ impl<'a> Parser<'a> {
                     "the end of the line after 'order: static'"
                 };
                 let found = word.to_string();
-                return Err((*column, ErrorKind::Unexpected { found, expected }));
+                return Err((*column, SumsErrorKind::Unexpected { found, expected }));
             }
             _ => {
                 let cells = self.names(&list, "order:", value_column)?;
@@ -973,7 +984,7 @@ impl<'a> Parser<'a> {
                         .iter()
                         .position(|&l| !l)
                         .map_or_else(String::new, |c| self.cells[c].clone());
-                    let kind = ErrorKind::NotAPermutation {
+                    let kind = SumsErrorKind::NotAPermutation {
                         listed: cells.len(),
                         cells: self.cells.len(),
                         missing,
@@ -1006,7 +1017,7 @@ impl<'a> Parser<'a> {
         } else {
             let first = words(content, 1, char::is_whitespace);
             let (word, column) = first.first().copied().unwrap_or((content, 1));
-            Err((column, ErrorKind::NotAStatement { word: word.into() }))
+            Err((column, SumsErrorKind::NotAStatement { word: word.into() }))
         };
         result.map_err(|fail| {
             // `cage 15 a b c` and the like: a keyword line that forgot its ':'. Keywords
@@ -1016,7 +1027,7 @@ impl<'a> Parser<'a> {
                 Some(&(word, column))
                     if KEYWORDS.contains(&word) && !self.index.contains_key(word) =>
                 {
-                    let kind = ErrorKind::MissingColon {
+                    let kind = SumsErrorKind::MissingColon {
                         keyword: word.into(),
                     };
                     self.fail((column + word.len(), kind))
@@ -1037,7 +1048,7 @@ impl<'a> Parser<'a> {
             loop {
                 let column = cur.column();
                 let (cell, n) = self.term(cur)?;
-                let overflow = || (column, ErrorKind::Overflow);
+                let overflow = || (column, SumsErrorKind::Overflow);
                 // A term is at most 2^31 in size, so this product cannot overflow.
                 let n = side * sign * n;
                 match cell {
@@ -1063,11 +1074,11 @@ impl<'a> Parser<'a> {
             return Err(cur.unexpected("'+', '-' or the end of the line (an equation has one '=')"));
         }
         if !any_cell {
-            return Err((first, ErrorKind::EquationWithoutCells));
+            return Err((first, SumsErrorKind::EquationWithoutCells));
         }
         let terms: Vec<(usize, i64)> = coefficients.into_iter().filter(|t| t.1 != 0).collect();
         if terms.is_empty() {
-            return Err((first, ErrorKind::EquationCancels));
+            return Err((first, SumsErrorKind::EquationCancels));
         }
         Ok(Equation { terms, target })
     }
@@ -1132,7 +1143,7 @@ impl<'a> Parser<'a> {
             let b = self.order_cell(cur, CELL)?;
             if a == b {
                 let name = self.cells[a].clone();
-                return Err((column, ErrorKind::SelfOrder { name }));
+                return Err((column, SumsErrorKind::SelfOrder { name }));
             }
             less.push(if is_less { (a, b) } else { (b, a) });
             a = b;
@@ -1152,24 +1163,24 @@ impl<'a> Parser<'a> {
     /// The checks that need the whole file, and the [`Model`].
     fn finish(self, end: Pos) -> Result<Model, SumsError> {
         let Some((values, _)) = &self.values else {
-            return Err(self.error(end, ErrorKind::MissingValues));
+            return Err(self.error(end, SumsErrorKind::MissingValues));
         };
         let Some(source) = self.source else {
-            return Err(self.error(end, ErrorKind::MissingCells));
+            return Err(self.error(end, SumsErrorKind::MissingCells));
         };
         let n = self.cells.len();
         let layout = match source {
             Source::Drawing { .. } => {
                 if let Some(boxes) = &self.boxes {
                     let what = "'boxes:'";
-                    return Err(self.error(boxes.keyword, ErrorKind::NeedsGrid { what }));
+                    return Err(self.error(boxes.keyword, SumsErrorKind::NeedsGrid { what }));
                 }
                 Layout::Drawing(self.positions.clone())
             }
             Source::Grid { rows, columns, .. } => {
                 if let Some(b) = &self.boxes {
                     if rows % b.height != 0 || columns % b.width != 0 {
-                        let kind = ErrorKind::BoxesDoNotDivide {
+                        let kind = SumsErrorKind::BoxesDoNotDivide {
                             height: b.height,
                             width: b.width,
                             rows,
@@ -1192,7 +1203,7 @@ impl<'a> Parser<'a> {
                 Group::Boxes(pos) => {
                     let (Some(b), Layout::Grid { rows, columns, .. }) = (&self.boxes, &layout)
                     else {
-                        return Err(self.error(*pos, ErrorKind::MissingBoxes));
+                        return Err(self.error(*pos, SumsErrorKind::MissingBoxes));
                     };
                     for top in (0..*rows).step_by(b.height) {
                         for left in (0..*columns).step_by(b.width) {
@@ -1220,7 +1231,7 @@ impl<'a> Parser<'a> {
                 // most MAX_VALUES + 1 steps.
                 for value in item.lo..=item.hi {
                     let Ok(bit) = values.binary_search(&value) else {
-                        let kind = ErrorKind::ValueNotInSet {
+                        let kind = SumsErrorKind::ValueNotInSet {
                             value,
                             set: describe(values),
                         };
@@ -1266,7 +1277,10 @@ fn size(
 ) -> Result<(usize, usize), Fail> {
     let text = value.trim();
     if text.is_empty() {
-        return Err((value_column, ErrorKind::MissingValue { keyword, expected }));
+        return Err((
+            value_column,
+            SumsErrorKind::MissingValue { keyword, expected },
+        ));
     }
     let column = value_column + value.chars().take_while(|c| c.is_whitespace()).count();
     let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
@@ -1278,7 +1292,7 @@ fn size(
         let text = text.to_string();
         return Err((
             column,
-            ErrorKind::BadSize {
+            SumsErrorKind::BadSize {
                 keyword,
                 text,
                 expected,
@@ -1294,7 +1308,7 @@ fn size(
         (Some(r), Some(c)) => Ok((r, c)),
         _ => {
             let text = text.to_string();
-            Err((column, ErrorKind::SizeOutOfRange { keyword, text }))
+            Err((column, SumsErrorKind::SizeOutOfRange { keyword, text }))
         }
     }
 }

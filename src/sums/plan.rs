@@ -13,8 +13,12 @@
 //! per group and a partial sum per equation, changed in place and restored on the way
 //! back: no copying, no allocation.
 
+use std::ops::ControlFlow;
+
 use super::model::Model;
-use super::solve::{bit_range, Found, Prepared, Search, Values};
+use super::prepare::{bit_range, Prepared, Values};
+use crate::driver::{Search, Sink, Split};
+use crate::symmetry::Group;
 
 /// How an equation narrows the candidates of the step that sets one of its cells.
 #[derive(Clone, Copy, Debug)]
@@ -50,7 +54,7 @@ enum CheckKind {
 
 /// One step of the order.
 #[derive(Clone, Debug)]
-struct Step {
+struct PlanStep {
     cell: u32,
     domain: u64,
     groups: (u32, u32),
@@ -64,7 +68,7 @@ struct Step {
 pub(super) struct Plan {
     values: Values,
     cells: usize,
-    steps: Vec<Step>,
+    steps: Vec<PlanStep>,
     step_groups: Vec<u32>,
     checks: Vec<Check>,
     /// `(cell, coefficient, groups range)` of later cells for `Bounds` checks.
@@ -77,6 +81,9 @@ pub(super) struct Plan {
     /// Equation terms per cell: `(equation, coefficient)`, range per step.
     step_terms: Vec<(u32, i64)>,
     step_term_ranges: Vec<(u32, u32)>,
+    /// When the search keeps one solution per class: the automorphisms whose images
+    /// are the class (see `super::solve::report`).
+    images: Option<Group>,
 }
 
 /// The mutable state of a branch.
@@ -90,11 +97,15 @@ struct State {
 
 impl Plan {
     /// Compiles `model` for the order `order` (a permutation of the cells), with its
-    /// constraints as [`Prepared`] gives them.
-    pub(super) fn new(model: &Model, order: &[usize], prepared: &Prepared) -> Plan {
-        // The implied sums of full groups only cost time here: with a static order
-        // the stated equations already close every line as early as possible.
-        let equations = &prepared.equations[..prepared.stated];
+    /// constraints as [`Prepared`] gives them; each solution found stands for its
+    /// images under `images`, when given.
+    pub(super) fn new(
+        model: &Model,
+        order: &[usize],
+        prepared: &Prepared,
+        images: Option<Group>,
+    ) -> Plan {
+        let equations = &prepared.equations;
         let (groups, less) = (&prepared.groups, &prepared.less);
         let n = model.cells.len();
         let values = Values::new(&model.values);
@@ -192,7 +203,7 @@ impl Plan {
                     step_order.push((position[x] as u32, true));
                 }
             }
-            steps.push(Step {
+            steps.push(PlanStep {
                 cell: c as u32,
                 domain: domains[c],
                 groups: (gs, step_groups.len() as u32),
@@ -215,6 +226,7 @@ impl Plan {
             domains,
             step_terms,
             step_term_ranges,
+            images,
         }
     }
 
@@ -379,15 +391,15 @@ impl Plan {
         out
     }
 
-    /// Depth-first search below `depth`; `leaf` gets each solution and returns false to
-    /// stop. Returns false when stopped.
+    /// Depth-first search below `depth`; `leaf` gets each solution. `Break` when
+    /// stopped.
     fn dfs(
         &self,
         depth: usize,
         st: &mut State,
         nodes: &mut u64,
-        leaf: &mut impl FnMut(&State) -> bool,
-    ) -> bool {
+        leaf: &mut impl FnMut(&State) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         if depth == self.cells {
             return leaf(st);
         }
@@ -397,13 +409,11 @@ impl Plan {
             cand &= cand - 1;
             *nodes += 1;
             self.apply(depth, bit, st);
-            let go_on = self.dfs(depth + 1, st, nodes, leaf);
+            let flow = self.dfs(depth + 1, st, nodes, leaf);
             self.undo(depth, bit, st);
-            if !go_on {
-                return false;
-            }
+            flow?;
         }
-        true
+        ControlFlow::Continue(())
     }
 }
 
@@ -412,7 +422,10 @@ impl Plan {
 /// keeps a value the bounds would also keep).
 #[inline]
 fn pair_partners(avail: u64, k_total: i64) -> u64 {
-    if !(0..=190).contains(&k_total) {
+    // Two distinct partner indices sum to at most 62 + 63, and the value's index is at
+    // most 63; beyond, or below zero, nothing makes up the rest.
+    const MOST: i64 = (62 + 63) + 63;
+    if !(0..=MOST).contains(&k_total) {
         return 0;
     }
     let mut sums = 0u128;
@@ -435,13 +448,24 @@ fn pair_partners(avail: u64, k_total: i64) -> u64 {
 impl Search for Plan {
     /// The bits chosen at the first steps.
     type Task = Vec<u8>;
+    type Worker = ();
+    type Item = Vec<i64>;
 
-    fn frontier(&self, target: usize) -> (Vec<Vec<u8>>, u64) {
+    fn split_for(&self, threads: usize) -> Split {
+        super::solve::split_for(threads)
+    }
+
+    /// One level per cell.
+    fn depth(&self) -> usize {
+        self.cells
+    }
+
+    fn split(&self, split: Split) -> (Vec<Vec<u8>>, u64) {
         let mut level: Vec<Vec<u8>> = vec![Vec::new()];
         let mut nodes = 0;
         let mut state = self.state();
         let mut depth = 0;
-        while level.len() < target && depth < self.cells() {
+        while level.len() < split.tasks && depth < self.cells().min(split.depth) {
             let mut next = Vec::new();
             for prefix in &level {
                 self.replay(prefix, &mut state);
@@ -458,17 +482,23 @@ impl Search for Plan {
             level = next;
             depth += 1;
         }
-        (level, nodes)
+        // The root, and every node expanded, less the tasks' roots (each task counts
+        // its own).
+        let above = 1 + nodes - level.len() as u64;
+        (level, above)
     }
 
-    fn run_task(&self, task: &Vec<u8>, found: &mut Found) -> u64 {
+    fn worker(&self) {}
+
+    fn run(&self, _: &mut (), task: &Vec<u8>, sink: &mut Sink<'_, Vec<i64>>) {
         let mut state = self.state();
         self.replay(task, &mut state);
-        let mut nodes = 0;
-        self.dfs(task.len(), &mut state, &mut nodes, &mut |st| {
-            found.solution(|| self.solution(st))
+        // The task's root.
+        let mut nodes = 1;
+        let _ = self.dfs(task.len(), &mut state, &mut nodes, &mut |st| {
+            super::solve::report(sink, self.images.as_ref(), || self.solution(st))
         });
-        nodes
+        sink.nodes += nodes;
     }
 }
 
@@ -527,7 +557,9 @@ fn distinct_allowed_from(avail: u64, later: u32, rest: i64) -> u64 {
 /// still available, exactly, by one bit reversal and shift.
 #[inline]
 fn partners(avail: u64, k: i64) -> u64 {
-    if !(0..=126).contains(&k) {
+    // Two bit indices sum to at most 63 + 63.
+    const MOST: i64 = 63 + 63;
+    if !(0..=MOST).contains(&k) {
         return 0;
     }
     let reversed = avail.reverse_bits(); // bit j of avail at 63 - j

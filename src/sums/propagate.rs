@@ -38,9 +38,12 @@
 //! the most constraints.
 
 use std::collections::BTreeSet;
+use std::ops::ControlFlow;
 
 use super::model::Model;
-use super::solve::{bit_range, Found, Prepared, Search, Values};
+use super::prepare::{bit_range, Prepared, Values};
+use crate::driver::{Search, Sink, Split};
+use crate::symmetry::Group;
 
 /// Equations whose value sets are enumerated have at most this many (8 words of one
 /// bit per set); beyond, checking them at each step costs more than bounds save.
@@ -57,13 +60,21 @@ const MAX_REGION_GROUPS: usize = 4;
 /// to prepare.
 const MAX_REGIONS: usize = 4096;
 
+/// Implied equations are derived for models of at most this many cells (a killer
+/// sudoku has 81).
+const MAX_DERIVED_MODEL: usize = 4096;
+
+/// Peers are also kept as bit sets for models of at most this many cells: 2 MiB at
+/// most, where lists alone would cost the pointing rule a few times more.
+const MAX_DENSE_CELLS: usize = 4096;
+
 /// A value that at most this many cells of a group or equation can take is removed
 /// from the cells that see them all.
 const POINTING: u32 = 3;
 
 /// An equation, compiled: a range of `Engine::terms`.
 #[derive(Clone, Copy, Debug)]
-struct Equation {
+struct Compiled {
     start: u32,
     end: u32,
     target: i64,
@@ -81,29 +92,37 @@ enum Kind {
     Bounds,
     /// As `Bounds`, with the `sets` value sets that reach the total: one bit per set,
     /// `w = ceil(sets / 64)` words per value bit, at `Engine::combos[index..][..64 *
-    /// w]`; the equation's cells are `Engine::cell_sets[cells..][..words]`.
+    /// w]`; the equation's cells, sorted, are `Engine::sets[cells..]`, one per term.
     Combos { sets: u32, index: u32, cells: u32 },
 }
 
 /// The model compiled into flat arrays for the search.
 pub(super) struct Engine {
     cells: usize,
-    /// `u64` words in a set of cells.
-    words: usize,
     values: Values,
     initial: Vec<u64>,
+    /// The cells of each group, sorted.
     group_cells: Vec<u32>,
-    /// Per group: range in `group_cells`, and its cells as a set at `cell_sets[..]`.
-    groups: Vec<(u32, u32, u32)>,
+    /// Per group: its range in `group_cells`.
+    groups: Vec<(u32, u32)>,
     /// Per group: the values it must use all of (as many as it has cells), or 0.
     group_full: Vec<u64>,
     terms: Vec<(u32, i64)>,
-    equations: Vec<Equation>,
+    equations: Vec<Compiled>,
     /// Per `Combos` equation, which value sets hold each value.
     combos: Vec<u64>,
-    /// Sets of cells, `words` each: per cell its peers (the cells sharing a group with
-    /// it), then the cells of each group and of each `Combos` equation.
-    cell_sets: Vec<u64>,
+    /// Per cell, its peers (the cells sharing a group with it), sorted: a range of
+    /// `peers` at `peer_ranges[cell]`. Lists, not bit sets, so that memory grows with
+    /// the groups' sizes rather than with the square of the cells.
+    peers: Vec<u32>,
+    peer_ranges: Vec<(u32, u32)>,
+    /// The same as bit sets of `words` words per cell, for models of at most
+    /// [`MAX_DENSE_CELLS`] cells (empty beyond): the pointing rule intersects peer
+    /// sets, which bit sets do in a few instructions.
+    dense_peers: Vec<u64>,
+    words: usize,
+    /// The cells of each `Combos` equation, sorted.
+    sets: Vec<u32>,
     less: Vec<(u32, u32)>,
     /// Per cell: range in `links` of the full groups, equations and order constraints
     /// it takes part in.
@@ -111,7 +130,17 @@ pub(super) struct Engine {
     links: Vec<Link>,
     /// Per cell: `u16::MAX` minus its number of links, the tie-break of `choose`.
     rank: Vec<u32>,
+    /// When the search keeps one solution per class: the automorphisms whose images
+    /// are the class (see `super::solve::report`).
+    images: Option<Group>,
+    /// The domains at the root, propagated; `None` if propagation empties one.
+    root: Option<Vec<u64>>,
 }
+
+/// A subtree: the choices `(cell, value bit)` that lead to its root from the root of
+/// the tree. (A path, not the root's domains: a task then costs memory for its depth,
+/// not for the model's cells.)
+type Choices = Vec<(u32, u64)>;
 
 #[derive(Clone, Copy, Debug)]
 enum Link {
@@ -124,8 +153,13 @@ enum Link {
     Less(u32),
 }
 
-/// Work lists of one thread's propagation, allocated once.
-struct Scratch {
+/// One thread's working space, allocated once: the work lists of propagation, and the
+/// domains of the node being searched with the trail that restores its ancestors'.
+///
+/// The search keeps one row of domains and, per node it enters, the domains that
+/// changed since (the *trail*), to restore on the way back: memory grows with the
+/// changes along one branch (at most cells x values), not with cells x depth.
+pub(super) struct WorkLists {
     queue: Vec<u32>,
     queued: Vec<bool>,
     /// Per queued cell: its least or greatest value went since it was queued.
@@ -134,15 +168,29 @@ struct Scratch {
     equation_dirty: Vec<bool>,
     dirty_groups: Vec<u32>,
     group_dirty: Vec<bool>,
-    /// Domains of the current branch, one row of `cells` masks per depth.
-    stack: Vec<u64>,
-    /// A set of cells.
+    /// The domains of the node being searched.
+    domains: Vec<u64>,
+    /// `(cell, domain before)` for each domain changed since a node was entered, the
+    /// latest last; each node's entries are popped when the search leaves it.
+    trail: Vec<(u32, u64)>,
+    /// Per cell: the number of the node that last put it on the trail.
+    saved: Vec<u32>,
+    /// The number of the node being searched; 0 while nothing is trailed (the root,
+    /// the cut into tasks, which copy their domains instead).
+    node: u32,
+    /// Cells, for [`Engine::point`].
+    common: Vec<u32>,
+    /// A bit set of cells, for [`Engine::point`] on small models.
     set: Vec<u64>,
+    /// Per cell, a mark of [`Engine::point`]'s: a cell is marked `round + k` once it
+    /// is a peer of the first `k` candidates, `round` when it is kept.
+    mark: Vec<u32>,
+    round: u32,
 }
 
-impl Scratch {
-    fn new(engine: &Engine) -> Scratch {
-        Scratch {
+impl WorkLists {
+    fn new(engine: &Engine) -> WorkLists {
+        WorkLists {
             queue: Vec::with_capacity(engine.cells),
             queued: vec![false; engine.cells],
             bounds_changed: vec![false; engine.cells],
@@ -150,8 +198,49 @@ impl Scratch {
             equation_dirty: vec![false; engine.equations.len()],
             dirty_groups: Vec::with_capacity(engine.groups.len()),
             group_dirty: vec![false; engine.groups.len()],
-            stack: vec![0; engine.cells * (engine.cells + 2)],
+            domains: vec![0; engine.cells],
+            trail: Vec::new(),
+            saved: vec![0; engine.cells],
+            node: 0,
+            common: Vec::new(),
             set: vec![0; engine.words],
+            mark: vec![0; engine.cells],
+            round: 0,
+        }
+    }
+
+    /// Marks for one call of [`Engine::point`]: `round ..= round + span`, none of them
+    /// on a cell yet.
+    #[inline]
+    fn next_round(&mut self, span: u32) -> u32 {
+        let next = self.round.checked_add(span + 1);
+        match next.and_then(|r| r.checked_add(span + 1).map(|_| r)) {
+            Some(r) => self.round = r,
+            None => {
+                self.mark.fill(0);
+                self.round = 1;
+            }
+        }
+        self.round
+    }
+
+    /// Enters a new node: changes from now on are trailed under a new number.
+    #[inline]
+    fn enter(&mut self) {
+        self.node = self.node.wrapping_add(1);
+        if self.node == 0 {
+            // Numbers wrapped: forget which cells the numbers of long ago saved (they
+            // only stop a node saving a cell twice).
+            self.saved.fill(0);
+            self.node = 1;
+        }
+    }
+
+    /// Restores the domains trailed since the trail was `mark` long.
+    #[inline]
+    fn undo(&mut self, domains: &mut [u64], mark: usize) {
+        for (cell, old) in self.trail.drain(mark..).rev() {
+            domains[cell as usize] = old;
         }
     }
 
@@ -169,9 +258,14 @@ impl Scratch {
         }
     }
 
-    /// Queues `cell`, whose domain went from `old` (nonempty) to `new`.
-    #[inline]
+    /// Queues `cell`, whose domain went from `old` (nonempty) to `new`, and puts it on
+    /// the trail if this node has not yet.
+    #[inline(always)]
     fn push_cell(&mut self, cell: usize, old: u64, new: u64) {
+        if self.node != 0 && self.saved[cell] != self.node {
+            self.saved[cell] = self.node;
+            self.trail.push((cell as u32, old));
+        }
         let ends = (old & old.wrapping_neg()) | (1u64 << 63 >> old.leading_zeros());
         if old & !new & ends != 0 {
             self.bounds_changed[cell] = true;
@@ -187,12 +281,59 @@ fn set_bit(set: &mut [u64], i: usize) {
     set[i / 64] |= 1 << (i % 64);
 }
 
-fn has_bit(set: &[u64], i: usize) -> bool {
-    set[i / 64] >> (i % 64) & 1 != 0
-}
-
 fn disjoint(a: &[u64], b: &[u64]) -> bool {
     a.iter().zip(b).all(|(x, y)| x & y == 0)
+}
+
+/// Per cell, the cells that share a group with it, sorted: as lists (`peers`, a range
+/// per cell), and as bit sets of `words` words per cell for models of at most
+/// [`MAX_DENSE_CELLS`] cells (empty beyond).
+fn peer_sets(
+    n: usize,
+    words: usize,
+    groups: &[Vec<usize>],
+) -> (Vec<u32>, Vec<(u32, u32)>, Vec<u64>) {
+    let mut peers = Vec::new();
+    let mut ranges = Vec::with_capacity(n);
+    if n <= MAX_DENSE_CELLS {
+        let mut dense = vec![0u64; n * words];
+        for cells in groups {
+            for &a in cells {
+                for &b in cells {
+                    if a != b {
+                        set_bit(&mut dense[a * words..(a + 1) * words], b);
+                    }
+                }
+            }
+        }
+        // The lists, read off the bit sets in order.
+        for set in dense.chunks(words) {
+            let start = peers.len() as u32;
+            for (i, &word) in set.iter().enumerate() {
+                let mut m = word;
+                while m != 0 {
+                    peers.push((i * 64) as u32 + m.trailing_zeros());
+                    m &= m - 1;
+                }
+            }
+            ranges.push((start, peers.len() as u32));
+        }
+        return (peers, ranges, dense);
+    }
+    let mut of_cell: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for cells in groups {
+        for &a in cells {
+            of_cell[a].extend(cells.iter().filter(|&&b| b != a).map(|&b| b as u32));
+        }
+    }
+    for mut list in of_cell {
+        list.sort_unstable();
+        list.dedup();
+        let start = peers.len() as u32;
+        peers.extend(list);
+        ranges.push((start, peers.len() as u32));
+    }
+    (peers, ranges, Vec::new())
 }
 
 /// The sum of the values of the bits of `mask`.
@@ -265,7 +406,13 @@ fn combinations(values: &Values, union: u64, k: usize, target: i64) -> Option<Ve
 /// `+1` on the region's uncovered cells and `-1` on the subtracted equations' cells
 /// outside it. Only those of at most [`MAX_DERIVED_CELLS`] cells, and not already in
 /// the model, are returned.
-fn derived(words: usize, values: &Values, prepared: &Prepared) -> Vec<(Vec<(usize, i64)>, i64)> {
+fn derived(cells: usize, values: &Values, prepared: &Prepared) -> Vec<(Vec<(usize, i64)>, i64)> {
+    // Regions are bit sets of the cells: past a size, their memory and time would grow
+    // with the square of the model, for equations that help only small grids.
+    if cells > MAX_DERIVED_MODEL {
+        return Vec::new();
+    }
+    let words = cells.div_ceil(64).max(1);
     let set_of = |cells: &[usize]| {
         let mut s = vec![0u64; words];
         for &c in cells {
@@ -457,39 +604,31 @@ fn derived(words: usize, values: &Values, prepared: &Prepared) -> Vec<(Vec<(usiz
 }
 
 impl Engine {
-    pub(super) fn new(model: &Model, prepared: &Prepared) -> Engine {
+    /// Compiles `model` with its constraints as [`Prepared`] gives them; each solution
+    /// found stands for its images under `images`, when given.
+    pub(super) fn new(model: &Model, prepared: &Prepared, images: Option<Group>) -> Engine {
         let n = model.cells.len();
-        let words = n.div_ceil(64).max(1);
         let values = Values::new(&model.values);
         let initial: Vec<u64> = model.domains.iter().map(|&d| d & values.all).collect();
-        let mut cell_sets = vec![0u64; n * words];
-        for cells in &prepared.groups {
-            for &a in cells {
-                for &b in cells {
-                    if a != b {
-                        set_bit(&mut cell_sets[a * words..(a + 1) * words], b);
-                    }
-                }
-            }
-        }
-        let peers = cell_sets.clone();
         let mut group_cells = Vec::new();
         let mut groups = Vec::new();
         for cells in &prepared.groups {
             let start = group_cells.len() as u32;
+            // Prepared keeps a group's cells sorted.
             group_cells.extend(cells.iter().map(|&c| c as u32));
-            let set = cell_sets.len();
-            cell_sets.resize(set + words, 0);
-            for &c in cells {
-                set_bit(&mut cell_sets[set..], c);
-            }
-            groups.push((start, group_cells.len() as u32, set as u32));
+            groups.push((start, group_cells.len() as u32));
         }
+        let words = n.div_ceil(64).max(1);
+        let (peers, peer_ranges, dense_peers) = peer_sets(n, words, &prepared.groups);
+        let peers_of = |c: usize| {
+            let (a, b) = peer_ranges[c];
+            &peers[a as usize..b as usize]
+        };
         let distinct = |cells: &[usize]| {
             cells.iter().enumerate().all(|(i, &a)| {
                 cells[i + 1..]
                     .iter()
-                    .all(|&b| has_bit(&peers[a * words..(a + 1) * words], b))
+                    .all(|&b| peers_of(a).binary_search(&(b as u32)).is_ok())
             })
         };
         // A full group's own sum: hidden singles and pointing do all it could.
@@ -518,7 +657,8 @@ impl Engine {
         let mut terms = Vec::new();
         let mut equations = Vec::new();
         let mut combos: Vec<u64> = Vec::new();
-        let extra = derived(words, &values, prepared);
+        let mut sets: Vec<u32> = Vec::new();
+        let extra = derived(n, &values, prepared);
         for (ts, target) in prepared.equations.iter().chain(&extra) {
             if own_sum(ts, *target) {
                 continue;
@@ -526,7 +666,11 @@ impl Engine {
             let start = terms.len() as u32;
             terms.extend(ts.iter().map(|&(c, a)| (c as u32, a)));
             let cells: Vec<usize> = ts.iter().map(|t| t.0).collect();
-            let kind = if ts.iter().all(|t| t.1 == 1) && cells.len() >= 2 && distinct(&cells) {
+            // (More than 64 distinct cells cannot take distinct values: the bounds say so.)
+            let kind = if ts.iter().all(|t| t.1 == 1)
+                && (2..=64).contains(&cells.len())
+                && distinct(&cells)
+            {
                 let union = cells.iter().fold(0, |u, &c| u | initial[c]);
                 match combinations(&values, union, cells.len(), *target) {
                     Some(list) => {
@@ -541,11 +685,10 @@ impl Engine {
                                 combos[index + v * w + i / 64] |= 1 << (i % 64);
                             }
                         }
-                        let set = cell_sets.len();
-                        cell_sets.resize(set + words, 0);
-                        for &c in &cells {
-                            set_bit(&mut cell_sets[set..], c);
-                        }
+                        let set = sets.len();
+                        let mut sorted = cells.clone();
+                        sorted.sort_unstable();
+                        sets.extend(sorted.iter().map(|&c| c as u32));
                         Kind::Combos {
                             sets: list.len() as u32,
                             index: index as u32,
@@ -559,7 +702,7 @@ impl Engine {
             } else {
                 Kind::Linear
             };
-            equations.push(Equation {
+            equations.push(Compiled {
                 start,
                 end: terms.len() as u32,
                 target: *target,
@@ -573,7 +716,7 @@ impl Engine {
             .collect();
 
         let mut per_cell: Vec<Vec<Link>> = vec![Vec::new(); n];
-        for (g, &(s, e, _)) in groups.iter().enumerate() {
+        for (g, &(s, e)) in groups.iter().enumerate() {
             if prepared.group_full[g] != 0 {
                 for &c in &group_cells[s as usize..e as usize] {
                     per_cell[c as usize].push(Link::Group(g as u32));
@@ -603,9 +746,8 @@ impl Engine {
             links.extend(l);
             cell_links.push((start, links.len() as u32));
         }
-        Engine {
+        let mut engine = Engine {
             cells: n,
-            words,
             values,
             initial,
             group_cells,
@@ -614,17 +756,25 @@ impl Engine {
             terms,
             equations,
             combos,
-            cell_sets,
+            peers,
+            peer_ranges,
+            dense_peers,
+            words,
+            sets,
             less,
             cell_links,
             links,
             rank,
-        }
+            images,
+            root: None,
+        };
+        engine.root = engine.root(&mut WorkLists::new(&engine));
+        engine
     }
 
     /// Narrows `cell` to `keep`; false if that leaves nothing.
     #[inline]
-    fn narrow(&self, domains: &mut [u64], cell: usize, keep: u64, s: &mut Scratch) -> bool {
+    fn narrow(&self, domains: &mut [u64], cell: usize, keep: u64, s: &mut WorkLists) -> bool {
         let d = domains[cell];
         let nd = d & keep;
         if nd != d {
@@ -639,7 +789,7 @@ impl Engine {
 
     /// Places `bit` in `cell`, which can take it.
     #[inline]
-    fn place(&self, domains: &mut [u64], cell: usize, bit: u64, s: &mut Scratch) {
+    fn place(&self, domains: &mut [u64], cell: usize, bit: u64, s: &mut WorkLists) {
         let d = domains[cell];
         if d != bit {
             domains[cell] = bit;
@@ -647,57 +797,116 @@ impl Engine {
         }
     }
 
-    /// Removes `bit` from every cell of `set`; false if that empties one.
-    fn remove_from_set(&self, domains: &mut [u64], set: &[u64], bit: u64, s: &mut Scratch) -> bool {
-        for (w, &word) in set.iter().enumerate() {
-            let mut m = word;
-            while m != 0 {
-                let p = w * 64 + m.trailing_zeros() as usize;
-                m &= m - 1;
-                if !self.narrow(domains, p, !bit, s) {
-                    return false;
-                }
-            }
-        }
-        true
+    /// Removes `bit` from every cell of `cells`, in order; false if that empties one.
+    fn remove_from(&self, domains: &mut [u64], cells: &[u32], bit: u64, s: &mut WorkLists) -> bool {
+        cells
+            .iter()
+            .all(|&c| self.narrow(domains, c as usize, !bit, s))
     }
 
+    /// The cells sharing a group with `cell`, sorted.
     #[inline]
-    fn peers(&self, cell: usize) -> &[u64] {
-        &self.cell_sets[cell * self.words..(cell + 1) * self.words]
+    fn peers(&self, cell: usize) -> &[u32] {
+        let (a, b) = self.peer_ranges[cell];
+        &self.peers[a as usize..b as usize]
     }
 
     /// `bit` must go to one of the cells of `candidates` that can take it, so it
-    /// leaves every cell that sees all those, except the cells of the set at
-    /// `cell_sets[keep..]`. False if no candidate can take it or a cell is emptied.
+    /// leaves every cell that sees all those, except the cells of `keep` (sorted).
+    /// False if no candidate can take it or a cell is emptied.
     fn point(
         &self,
         domains: &mut [u64],
         candidates: &[u32],
-        keep: usize,
+        keep: &[u32],
         bit: u64,
-        s: &mut Scratch,
+        s: &mut WorkLists,
     ) -> bool {
-        let mut common = std::mem::take(&mut s.set);
-        for (i, m) in common.iter_mut().enumerate() {
-            *m = !self.cell_sets[keep + i];
+        if !self.dense_peers.is_empty() {
+            return self.point_dense(domains, candidates, keep, bit, s);
         }
+        let round = s.next_round(candidates.len() as u32);
+        let mut first: Option<u32> = None;
+        let mut seen = 0;
+        for &c in candidates {
+            if domains[c as usize] & bit == 0 {
+                continue;
+            }
+            let peers = self.peers(c as usize);
+            if first.is_none() {
+                first = Some(c);
+                for &p in peers {
+                    s.mark[p as usize] = round + 1;
+                }
+                for &k in keep {
+                    s.mark[k as usize] = round;
+                }
+            } else {
+                for &p in peers {
+                    if s.mark[p as usize] == round + seen {
+                        s.mark[p as usize] = round + seen + 1;
+                    }
+                }
+            }
+            seen += 1;
+        }
+        let Some(first) = first else {
+            return false;
+        };
+        let mut common = std::mem::take(&mut s.common);
+        common.clear();
+        common.extend(
+            self.peers(first as usize)
+                .iter()
+                .filter(|&&p| s.mark[p as usize] == round + seen),
+        );
+        let ok = self.remove_from(domains, &common, bit, s);
+        s.common = common;
+        ok
+    }
+
+    /// [`Engine::point`] with the peers as bit sets.
+    fn point_dense(
+        &self,
+        domains: &mut [u64],
+        candidates: &[u32],
+        keep: &[u32],
+        bit: u64,
+        s: &mut WorkLists,
+    ) -> bool {
+        let w = self.words;
+        let mut common = std::mem::take(&mut s.set);
+        common.fill(u64::MAX);
         let mut any = false;
         for &c in candidates {
             if domains[c as usize] & bit != 0 {
                 any = true;
-                let peers = self.peers(c as usize);
+                let peers = &self.dense_peers[c as usize * w..(c as usize + 1) * w];
                 common.iter_mut().zip(peers).for_each(|(m, p)| *m &= p);
             }
         }
-        let ok = any && self.remove_from_set(domains, &common, bit, s);
+        for &k in keep {
+            common[k as usize / 64] &= !(1 << (k % 64));
+        }
+        let mut ok = any;
+        'cells: for (i, &word) in common.iter().enumerate() {
+            let mut m = word;
+            while ok && m != 0 {
+                let p = i * 64 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                if !self.narrow(domains, p, !bit, s) {
+                    ok = false;
+                    break 'cells;
+                }
+            }
+        }
         s.set = common;
         ok
     }
 
     /// Propagates until nothing changes, starting from the cells in the queue and the
     /// dirty equations and groups. False on a contradiction (work lists cleared).
-    fn propagate(&self, domains: &mut [u64], s: &mut Scratch) -> bool {
+    fn propagate(&self, domains: &mut [u64], s: &mut WorkLists) -> bool {
         let ok = self.propagate_inner(domains, s);
         if !ok {
             s.clear();
@@ -705,7 +914,7 @@ impl Engine {
         ok
     }
 
-    fn propagate_inner(&self, domains: &mut [u64], s: &mut Scratch) -> bool {
+    fn propagate_inner(&self, domains: &mut [u64], s: &mut WorkLists) -> bool {
         loop {
             // Cheapest first: peers of placed cells, then equations, then groups, whose
             // hidden singles are most often found by then.
@@ -714,7 +923,7 @@ impl Engine {
                 s.queued[c] = false;
                 let bounds_changed = std::mem::take(&mut s.bounds_changed[c]);
                 let d = domains[c];
-                if d & (d - 1) == 0 && !self.remove_from_set(domains, self.peers(c), d, s) {
+                if d & (d - 1) == 0 && !self.remove_from(domains, self.peers(c), d, s) {
                     return false;
                 }
                 let (start, end) = self.cell_links[c];
@@ -775,8 +984,8 @@ impl Engine {
     /// A full group needs every one of its values: one that only one cell can take
     /// goes there; one that two or three cells can take leaves the cells outside the
     /// group that see them all.
-    fn full_group(&self, domains: &mut [u64], g: usize, s: &mut Scratch) -> bool {
-        let (gs, ge, set) = self.groups[g];
+    fn full_group(&self, domains: &mut [u64], g: usize, s: &mut WorkLists) -> bool {
+        let (gs, ge) = self.groups[g];
         let cells = &self.group_cells[gs as usize..ge as usize];
         // Bit-sliced counts: values in at least one, two, three, four cells.
         let (mut one, mut two, mut three, mut four) = (0u64, 0u64, 0u64, 0u64);
@@ -806,14 +1015,14 @@ impl Engine {
             let bit = few & few.wrapping_neg();
             few &= few - 1;
             // (Placing the singles above may have taken the value from its cells.)
-            if !self.point(domains, cells, set as usize, bit, s) {
+            if !self.point(domains, cells, cells, bit, s) {
                 return false;
             }
         }
         true
     }
 
-    fn equation(&self, domains: &mut [u64], e: usize, s: &mut Scratch) -> bool {
+    fn equation(&self, domains: &mut [u64], e: usize, s: &mut WorkLists) -> bool {
         let eq = self.equations[e];
         let terms = &self.terms[eq.start as usize..eq.end as usize];
         match eq.kind {
@@ -850,7 +1059,7 @@ impl Engine {
         sets: usize,
         index: usize,
         cells: usize,
-        s: &mut Scratch,
+        s: &mut WorkLists,
     ) -> bool {
         let mut placed = 0u64;
         let mut union = 0u64;
@@ -945,7 +1154,11 @@ impl Engine {
                 0 => return false,
                 1 => self.place(domains, last, bit, s),
                 // Two or three cells: the value leaves the cells that see them all.
-                h if h <= POINTING && !self.point(domains, free, cells, bit, s) => return false,
+                h if h <= POINTING
+                    && !self.point(domains, free, &self.sets[cells..][..terms.len()], bit, s) =>
+                {
+                    return false
+                }
                 _ => {}
             }
         }
@@ -958,7 +1171,7 @@ impl Engine {
         domains: &mut [u64],
         terms: &[(u32, i64)],
         target: i64,
-        s: &mut Scratch,
+        s: &mut WorkLists,
     ) -> bool {
         let (mut lo, mut hi, mut widest) = (0i64, 0i64, 0i64);
         for &(c, a) in terms {
@@ -1008,7 +1221,7 @@ impl Engine {
         domains: &mut [u64],
         terms: &[(u32, i64)],
         target: i64,
-        s: &mut Scratch,
+        s: &mut WorkLists,
     ) -> bool {
         let mut fixed = 0i64;
         let mut union = 0u64;
@@ -1058,7 +1271,7 @@ impl Engine {
         domains: &mut [u64],
         terms: &[(u32, i64)],
         target: i64,
-        s: &mut Scratch,
+        s: &mut WorkLists,
     ) -> bool {
         let (mut lo, mut hi) = (0i128, 0i128);
         for &(c, a) in terms {
@@ -1089,7 +1302,7 @@ impl Engine {
     }
 
     /// The root state, propagated; `None` if the model has no solution.
-    fn root(&self, s: &mut Scratch) -> Option<Vec<u64>> {
+    fn root(&self, s: &mut WorkLists) -> Option<Vec<u64>> {
         let mut domains = self.initial.clone();
         if domains.contains(&0) {
             return None;
@@ -1127,57 +1340,59 @@ impl Engine {
         best
     }
 
-    /// Each child of `parent` that survives propagation, in value order, written to
-    /// `child` and passed to `f`; stops when `f` returns false. Returns the values
-    /// tried and whether `f` asked to stop.
-    #[inline]
-    fn children(
-        &self,
-        parent: &[u64],
-        cell: usize,
-        child: &mut [u64],
-        s: &mut Scratch,
-        mut f: impl FnMut(&mut [u64], &mut Scratch) -> bool,
-    ) -> (u64, bool) {
-        let mut candidates = parent[cell];
-        let mut tried = 0;
-        while candidates != 0 {
-            let bit = candidates & candidates.wrapping_neg();
-            candidates &= candidates - 1;
-            tried += 1;
-            child.copy_from_slice(parent);
-            child[cell] = bit;
-            s.push_cell(cell, parent[cell], bit);
-            if self.propagate(child, s) && !f(child, s) {
-                return (tried, true);
-            }
+    /// Sets `domains` (the root's) to the node the choices lead to, which propagation
+    /// reaches without a contradiction (the cut found it so); nothing is trailed.
+    fn replay(&self, choices: &[(u32, u64)], domains: &mut [u64], s: &mut WorkLists) {
+        for &(cell, bit) in choices {
+            let old = domains[cell as usize];
+            domains[cell as usize] = bit;
+            s.push_cell(cell as usize, old, bit);
+            let ok = self.propagate(domains, s);
+            debug_assert!(ok, "a task's path propagates as it did when cut");
         }
-        (tried, false)
+        // The search never returns above the task's root: forget how to.
+        s.trail.clear();
     }
 
-    /// Cuts the tree into at least `target` subtrees (fewer if it is smaller), in
-    /// search order, by expanding whole levels; returns them and the nodes spent.
-    fn levels(&self, target: usize, s: &mut Scratch) -> (Vec<Vec<u64>>, u64) {
-        let Some(root) = self.root(s) else {
+    /// Cuts the tree as `split` says, in search order, by expanding whole levels;
+    /// returns the subtrees and the values tried.
+    fn levels(&self, split: Split, s: &mut WorkLists) -> (Vec<Choices>, u64) {
+        let Some(root) = &self.root else {
             return (Vec::new(), 0);
         };
-        let mut level = vec![root];
-        let mut nodes = 0;
-        let mut child = vec![0; self.cells];
-        while level.len() < target {
+        let mut level: Vec<Choices> = vec![Vec::new()];
+        let mut tried = 0;
+        let mut depth = 0;
+        let mut domains = root.clone();
+        while level.len() < split.tasks && depth < split.depth {
+            depth += 1;
             let mut next = Vec::new();
             let mut grew = false;
-            for state in level {
-                match self.choose(&state) {
-                    None => next.push(state),
-                    Some(cell) => {
-                        grew = true;
-                        let (tried, _) = self.children(&state, cell, &mut child, s, |c, _| {
-                            next.push(c.to_vec());
-                            true
-                        });
-                        nodes += tried;
+            for path in level {
+                s.enter();
+                domains.copy_from_slice(root);
+                self.replay(&path, &mut domains, s);
+                let Some(cell) = self.choose(&domains) else {
+                    next.push(path);
+                    continue;
+                };
+                grew = true;
+                let domain = domains[cell];
+                let mut candidates = domain;
+                while candidates != 0 {
+                    let bit = candidates & candidates.wrapping_neg();
+                    candidates &= candidates - 1;
+                    tried += 1;
+                    let mark = s.trail.len();
+                    s.enter();
+                    domains[cell] = bit;
+                    s.push_cell(cell, domain, bit);
+                    if self.propagate(&mut domains, s) {
+                        let mut child = path.clone();
+                        child.push((cell as u32, bit));
+                        next.push(child);
                     }
+                    s.undo(&mut domains, mark);
                 }
             }
             level = next;
@@ -1185,62 +1400,96 @@ impl Engine {
                 break;
             }
         }
-        (level, nodes)
+        (level, tried)
     }
 
-    /// Searches the subtree of `start`; returns the nodes visited.
-    fn subtree(&self, start: &[u64], s: &mut Scratch, found: &mut Found) -> u64 {
-        let n = self.cells;
-        let mut stack = std::mem::take(&mut s.stack);
-        stack[..n].copy_from_slice(start);
-        let mut nodes = 0;
-        self.dfs(&mut stack, 0, s, found, &mut nodes);
-        s.stack = stack;
+    /// Searches the subtree the choices lead to, its root included; returns the nodes
+    /// visited.
+    fn subtree(
+        &self,
+        choices: &[(u32, u64)],
+        s: &mut WorkLists,
+        sink: &mut Sink<'_, Vec<i64>>,
+    ) -> u64 {
+        let Some(root) = &self.root else {
+            return 0;
+        };
+        let mut domains = std::mem::take(&mut s.domains);
+        domains.copy_from_slice(root);
+        s.enter();
+        self.replay(choices, &mut domains, s);
+        let mut nodes = 1;
+        let _ = self.dfs(&mut domains, s, sink, &mut nodes);
+        s.domains = domains;
         nodes
     }
 
-    /// False when the collector asked to stop.
+    /// Searches below the node whose domains are `domains`, leaving them as found.
+    /// `Break` when the sink asked to stop.
     fn dfs(
         &self,
-        stack: &mut [u64],
-        depth: usize,
-        s: &mut Scratch,
-        found: &mut Found,
+        domains: &mut [u64],
+        s: &mut WorkLists,
+        sink: &mut Sink<'_, Vec<i64>>,
         nodes: &mut u64,
-    ) -> bool {
-        let n = self.cells;
-        let parent = &stack[depth * n..(depth + 1) * n];
-        let Some(cell) = self.choose(parent) else {
+    ) -> ControlFlow<()> {
+        let Some(cell) = self.choose(domains) else {
             let values = &self.values;
-            return found.solution(|| parent.iter().map(|&d| values.min(d)).collect());
+            return super::solve::report(sink, self.images.as_ref(), || {
+                domains.iter().map(|&d| values.min(d)).collect()
+            });
         };
-        let domain = parent[cell];
+        let domain = domains[cell];
         let mut candidates = domain;
         while candidates != 0 {
             let bit = candidates & candidates.wrapping_neg();
             candidates &= candidates - 1;
             *nodes += 1;
-            let (above, below) = stack.split_at_mut((depth + 1) * n);
-            let child = &mut below[..n];
-            child.copy_from_slice(&above[depth * n..]);
-            child[cell] = bit;
+            let mark = s.trail.len();
+            s.enter();
+            domains[cell] = bit;
             s.push_cell(cell, domain, bit);
-            if self.propagate(child, s) && !self.dfs(stack, depth + 1, s, found, nodes) {
-                return false;
-            }
+            let flow = if self.propagate(domains, s) {
+                self.dfs(domains, s, sink, nodes)
+            } else {
+                ControlFlow::Continue(())
+            };
+            s.undo(domains, mark);
+            flow?;
         }
-        true
+        ControlFlow::Continue(())
     }
 }
 
 impl Search for Engine {
-    type Task = Vec<u64>;
+    /// The choices that lead to the task's root.
+    type Task = Choices;
+    type Worker = WorkLists;
+    type Item = Vec<i64>;
 
-    fn frontier(&self, target: usize) -> (Vec<Vec<u64>>, u64) {
-        self.levels(target, &mut Scratch::new(self))
+    fn split_for(&self, threads: usize) -> Split {
+        super::solve::split_for(threads)
     }
 
-    fn run_task(&self, task: &Vec<u64>, found: &mut Found) -> u64 {
-        self.subtree(task, &mut Scratch::new(self), found)
+    /// One level per cell.
+    fn depth(&self) -> usize {
+        self.cells
+    }
+
+    fn split(&self, split: Split) -> (Vec<Choices>, u64) {
+        let (tasks, tried) = self.levels(split, &mut WorkLists::new(self));
+        // The root, and every value tried, less the tasks' roots (each task counts
+        // its own).
+        let above = 1 + tried - tasks.len() as u64;
+        (tasks, above)
+    }
+
+    fn worker(&self) -> WorkLists {
+        WorkLists::new(self)
+    }
+
+    fn run(&self, lists: &mut WorkLists, task: &Choices, sink: &mut Sink<'_, Vec<i64>>) {
+        let nodes = self.subtree(task, lists, sink);
+        sink.nodes += nodes;
     }
 }

@@ -3,7 +3,8 @@
 
 use super::model::{Layout, Model};
 
-/// The rows of text that draw `values` (one per cell, in `model.cells` order).
+/// The rows of text that draw `values` (one per cell, in `model.cells` order; a cell
+/// without a value is drawn blank).
 pub fn rows(model: &Model, values: &[i64]) -> Vec<String> {
     // One width for every value of the model, so all solutions line up alike.
     let width = model
@@ -29,7 +30,8 @@ fn grid(
     boxes: Option<(usize, usize)>,
     width: usize,
 ) -> Vec<String> {
-    let (box_rows, box_columns) = boxes.unwrap_or((rows.max(1), columns.max(1)));
+    let (box_rows, box_columns) = boxes.unwrap_or((rows, columns));
+    let (box_rows, box_columns) = (box_rows.max(1), box_columns.max(1));
     let mut out = Vec::new();
     for r in 0..rows {
         if r > 0 && r % box_rows == 0 {
@@ -42,7 +44,11 @@ fn grid(
             if c > 0 {
                 line.push_str(if c % box_columns == 0 { " | " } else { " " });
             }
-            line.push_str(&format!("{:>width$}", values[r * columns + c]));
+            let value = values.get(r * columns + c);
+            line.push_str(&format!(
+                "{:>width$}",
+                value.map_or(String::new(), i64::to_string)
+            ));
         }
         out.push(line);
     }

@@ -1,5 +1,6 @@
-//! The symmetries of a number model, found from its constraints, and their use in
-//! counting all solutions: search one solution per class, then expand each class.
+//! The symmetries of a number model, found from its constraints: the group that
+//! `super::solve` uses, through the shared engine of [`crate::symmetry`], to search one
+//! solution per class and write each class out.
 //!
 //! An automorphism is a permutation of the cells that maps the model onto itself:
 //! every cell to one with the same domain, every equation to an equation with the same
@@ -10,19 +11,15 @@
 //!
 //! When every solution takes pairwise distinct values (one distinct group holds every
 //! cell), a solution and its images are all different, and the order constraints of
-//! Puget ("Breaking symmetries in all different problems", IJCAI 2005) keep exactly one
-//! solution of each class: along a sequence of cells `c1, c2, ...`, `c_k` is less than
-//! every other cell in its orbit under the symmetries that fix `c1 .. c_{k-1}`. The
-//! search with those constraints finds one solution per class; each stands for `|G|`
-//! solutions, its images.
+//! Puget ([`Group::breaking_constraints`]) keep exactly one solution of each class.
+//! The search with those constraints finds one solution per class; each stands for
+//! `|G|` solutions, its images.
 
 use std::collections::HashSet;
 
 use super::model::Model;
-use super::solve::Prepared;
-
-/// A permutation of the cells: `perm[c]` is the image of cell `c`.
-pub(super) type Perm = Vec<u32>;
+use super::prepare::Prepared;
+use crate::symmetry::{Group, Perm};
 
 /// Backtracking steps allowed to find the automorphisms; past it the model is solved
 /// without them (it only costs speed).
@@ -33,9 +30,10 @@ const MAX_GROUP: usize = 1 << 12;
 
 /// The automorphism group of the model (identity first), or `None` when the search for
 /// it ran out of budget or found a group too large to use.
-pub(super) fn automorphisms(model: &Model, prepared: &Prepared) -> Option<Vec<Perm>> {
+pub(super) fn automorphisms(model: &Model, prepared: &Prepared) -> Option<Group> {
     let n = model.cells.len();
-    let equations: HashSet<(Vec<(usize, i64)>, i64)> = prepared.equations[..prepared.stated]
+    let equations: HashSet<(Vec<(usize, i64)>, i64)> = prepared
+        .equations
         .iter()
         .map(|(terms, target)| (sorted(terms.clone()), *target))
         .collect();
@@ -186,7 +184,7 @@ pub(super) fn automorphisms(model: &Model, prepared: &Prepared) -> Option<Vec<Pe
     let mut found = search.found;
     // Identity first: it is the least permutation in the order found.
     found.sort();
-    (found.len() <= MAX_GROUP).then_some(found)
+    (found.len() <= MAX_GROUP).then(|| Group::new(found))
 }
 
 /// A well-mixed 64-bit digest of a few integers (splitmix64 steps).
@@ -283,24 +281,6 @@ impl Automorphisms<'_> {
             Closing::Less(a, b) => self.less.contains(&(img(*a), img(*b))),
         })
     }
-}
-
-/// Puget's order constraints for `group` along the cells in `sequence`: each cell less
-/// than the other cells of its orbit under the symmetries fixing the cells before it.
-pub(super) fn breaking_constraints(group: &[Perm], sequence: &[usize]) -> Vec<(usize, usize)> {
-    let mut stabiliser: Vec<&Perm> = group.iter().collect();
-    let mut less = Vec::new();
-    for &c in sequence {
-        if stabiliser.len() <= 1 {
-            break;
-        }
-        let mut orbit: Vec<usize> = stabiliser.iter().map(|g| g[c] as usize).collect();
-        orbit.sort_unstable();
-        orbit.dedup();
-        less.extend(orbit.into_iter().filter(|&d| d != c).map(|d| (c, d)));
-        stabiliser.retain(|g| g[c] as usize == c);
-    }
-    less
 }
 
 /// Whether every solution takes pairwise distinct values: one group holds every cell.

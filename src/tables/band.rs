@@ -1,0 +1,88 @@
+//! The band table: which patterns of a few consecutive rows hold a closed region that
+//! the pieces cannot tile, so that the search rejects such a board with one look-up.
+
+use std::collections::HashMap;
+
+use crate::grid::{orientations, Board, Grid, Piece, Point};
+
+use super::fill::{fillable_sizes, tileable, TILE_CHECK_CELLS};
+
+/// Rows in the band that [`band_table`] judges: as many as keep the table at 2^16
+/// entries or fewer, at most 3.
+pub fn band_rows(width: usize) -> usize {
+    (16 / width).clamp(1, 3)
+}
+
+/// The band table: bit `pattern` is set when `pattern`, the cells of `band_rows`
+/// consecutive board rows (bit `row * width + col`, 1 = filled) whose first row has
+/// parity `parity` and with every row south of them filled, holds a free region that
+/// does not reach the band's last row and that the pieces cannot tile (by size, and for
+/// regions of at most [`TILE_CHECK_CELLS`] cells by an exact search). Such a region is
+/// closed on every side, so no board containing that band can be completed.
+pub fn band_table(grid: Grid, width: usize, parity: usize, pieces: &[Piece]) -> Vec<u64> {
+    let sizes: Vec<usize> = pieces
+        .iter()
+        .flat_map(|p| std::iter::repeat_n(p.cells.len(), p.count as usize))
+        .collect();
+    let fillable = fillable_sizes(&sizes);
+    let orients: Vec<Vec<Vec<Point>>> = pieces
+        .iter()
+        .map(|p| orientations(grid, &p.cells, p.motion))
+        .collect();
+    let mut available: Vec<u32> = pieces.iter().map(|p| p.count).collect();
+    let mut verdicts: HashMap<u64, bool> = HashMap::new();
+    let rows = band_rows(width);
+    let bits = rows * width;
+    // A board one row taller when the parity is odd, so that its rows have the right
+    // parity; the band is its last `rows` rows.
+    let board = Board::rectangle(grid, width, rows + parity);
+    let base = parity * width;
+    let neighbours: Vec<u64> = (0..bits)
+        .map(|i| {
+            board
+                .neighbours(base + i)
+                .filter(|&n| n >= base)
+                .fold(0u64, |m, n| m | 1 << (n - base))
+        })
+        .collect();
+    let all = (1u64 << bits) - 1;
+    let top_row = all & !((1u64 << ((rows - 1) * width)) - 1);
+    let mut table = vec![0u64; (1usize << bits).div_ceil(64)];
+    for pattern in 0u64..1 << bits {
+        let mut free = !pattern & all;
+        while free != 0 {
+            // Grow the region of the lowest free cell to a fixed point.
+            let mut region = free & free.wrapping_neg();
+            let mut frontier = region;
+            while frontier != 0 {
+                let mut grown = 0;
+                let mut f = frontier;
+                while f != 0 {
+                    grown |= neighbours[f.trailing_zeros() as usize];
+                    f &= f - 1;
+                }
+                frontier = grown & free & !region;
+                region |= frontier;
+            }
+            free &= !region;
+            if region & top_row != 0 {
+                continue;
+            }
+            let size = region.count_ones() as usize;
+            let bad = fillable >> size & 1 == 0
+                || (size <= TILE_CHECK_CELLS
+                    && !*verdicts.entry(region).or_insert_with(|| {
+                        let cells: Vec<usize> = (0..bits)
+                            .filter(|&i| region >> i & 1 == 1)
+                            .map(|i| base + i)
+                            .collect();
+                        tileable(&board, &cells, &orients, &mut available)
+                    }));
+            if bad {
+                table[(pattern >> 6) as usize] |= 1 << (pattern & 63);
+                break;
+            }
+        }
+    }
+    table
+}

@@ -1,0 +1,558 @@
+//! Solving any board and piece set: tables built at run time by the generator that
+//! `build.rs` uses for the meteor, searched by the same core, run by the driver.
+//!
+//! This module owns the path from a [`Puzzle`] to solutions: checking the input,
+//! expanding piece counts into interchangeable copies, transposing wide square boards,
+//! the symmetry classes of solutions, choosing the lane width and slot count the search
+//! is compiled for, and turning search paths back into tilings. It knows nothing of
+//! files or output formats.
+//!
+//! ```
+//! use polytile::{Board, Grid, Mode, Motion, Options, Piece, Puzzle, TilingSolver};
+//!
+//! // Dominoes a and b on a 2 x 2 square: four tilings (two ways to cut the square,
+//! // two ways to place a and b), all of them rotations of one another.
+//! let domino = |name: &str| Piece { name: name.into(), cells: vec![(0, 0), (1, 0)], motion: Motion::Free, count: 1 };
+//! let puzzle = Puzzle::new("square", Board::rectangle(Grid::Square, 2, 2), vec![domino("a"), domino("b")]);
+//! let all = TilingSolver::new(&puzzle, Mode::All).unwrap();
+//! assert_eq!(all.count(&Options::default()).solutions, 4);
+//! let distinct = TilingSolver::new(&puzzle, Mode::Distinct).unwrap();
+//! let summary = distinct.count(&Options::default());
+//! assert_eq!((summary.solutions, summary.total), (1, 4));
+//! ```
+//!
+//! # Symmetry
+//! The symmetries used are those of the board (rotations and reflections) that map the
+//! piece set onto itself, reflections only when the pieces allow them (free pieces, or
+//! one-sided sets closed under mirroring). One piece that every symmetry maps to itself
+//! is restricted to one placement per orbit, so each class of solutions is searched
+//! once or, for a placement fixed by some symmetries, a few times; of those, the search
+//! keeps the least under those symmetries, and counts the class's size from the
+//! symmetries that fix the solution. Nothing is deduplicated after the fact. In
+//! [`Mode::All`] each class is then written out whole.
+
+use std::ops::ControlFlow;
+
+use crate::driver::{self, Mode, Options, Sink, Summary};
+use crate::grid::{self, normalise, Board, Grid, Piece};
+use crate::puzzle::Puzzle;
+use crate::search::{Lane, Lanes, Leaves, Step, Tiles, Window};
+use crate::symmetry::Group;
+use crate::tables::generate::{self, MAX_PIECES};
+use crate::tables::{Census, Tables, TablesError};
+
+/// A solution: for each board cell (row-major), the index of the piece covering it in
+/// the puzzle's piece list, or `None` for holes and cells left uncovered.
+pub type Tiling = Vec<Option<u16>>;
+
+/// Why a puzzle cannot be solved as given.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum TilingError {
+    /// The board's cell list does not match its rectangle.
+    #[error("the board has {cells} cells listed for a {width} x {height} rectangle")]
+    BoardShape {
+        /// Cells listed.
+        cells: usize,
+        /// Its width.
+        width: usize,
+        /// Its height.
+        height: usize,
+    },
+    /// The board has no cells.
+    #[error("the board has no cells")]
+    EmptyBoard,
+    /// A piece has no cells.
+    #[error("piece '{0}' has no cells")]
+    EmptyPiece(String),
+    /// A piece lists a cell twice.
+    #[error("piece '{0}' lists a cell twice")]
+    RepeatedCell(String),
+    /// A piece has no copies.
+    #[error("piece '{0}' has count 0; every piece needs at least one copy")]
+    NoCopies(String),
+    /// A piece larger than one search window.
+    #[error("piece '{name}' has {cells} cells; a placement must fit the 64-cell search window")]
+    PieceTooLarge {
+        /// The piece.
+        name: String,
+        /// Its cells.
+        cells: usize,
+    },
+    /// More pieces, counting copies, than the search tracks.
+    #[error("{0} pieces counting copies; the search handles at most {MAX_PIECES}")]
+    TooManyPieces(usize),
+    /// The pieces cannot cover the board exactly (or, with leftovers, at all).
+    #[error("the pieces cover {pieces} cells and the board has {board}{}", if *.leftover { "; with pieces left over they must cover at least the board" } else { "; they must be equal" })]
+    Areas {
+        /// Cells of all pieces, counting copies.
+        pieces: usize,
+        /// Board cells.
+        board: usize,
+        /// Whether pieces may be left over.
+        leftover: bool,
+    },
+    /// The tables cannot be built.
+    #[error(transparent)]
+    Tables(#[from] TablesError),
+    /// [`Mode::Distinct`] needs a piece that breaks the symmetry.
+    #[error(
+        "counting distinct solutions needs a piece with one copy that every symmetry of \
+         the board maps to itself; none qualifies (use --all)"
+    )]
+    NoSymmetryPiece,
+}
+
+/// A tiling puzzle made ready to solve: checked, its tables built.
+///
+/// Solving does not change it, so one solver can run any number of times, on any
+/// number of threads.
+pub struct TilingSolver {
+    setup: Setup,
+    mode: Mode,
+    tables: Tables,
+    lanes: LaneTables,
+}
+
+/// The tables' masks in the narrowest lanes they fit.
+enum LaneTables {
+    Narrow(Lanes<u32>),
+    Wide(Lanes<u64>),
+}
+
+/// Everything about a puzzle that the tables are built from, as the search sees it.
+pub(crate) struct Setup {
+    /// The board as searched: transposed when `transposed`.
+    pub board: Board,
+    /// One piece per copy, in the puzzle's order.
+    pub pieces: Vec<Piece>,
+    /// `owner[copy]` = the puzzle's piece index of each copy.
+    owner: Vec<u16>,
+    /// Bit `p` set when copy `p` is a copy of copy `p - 1`.
+    copy_of_previous: u32,
+    leftover: bool,
+    /// Whether the board is searched transposed: `(width, height)` of the puzzle's.
+    transposed: Option<(usize, usize)>,
+    /// The symmetry classes, when the board has a usable symmetry.
+    classes: Option<Classes>,
+}
+
+impl TilingSolver {
+    /// Checks `puzzle` (cheap checks first) and builds its tables for `mode`.
+    pub fn new(puzzle: &Puzzle, mode: Mode) -> Result<TilingSolver, TilingError> {
+        let setup = Setup::new(puzzle, mode)?;
+        let (tables, _) = setup.tables(true, true)?;
+        let lanes = match Lanes::<u32>::new(&tables) {
+            Some(lanes) => LaneTables::Narrow(lanes),
+            None => LaneTables::Wide(Lanes::new(&tables).expect("u64 lanes hold any mask")),
+        };
+        Ok(TilingSolver {
+            setup,
+            mode,
+            tables,
+            lanes,
+        })
+    }
+
+    /// Placements in the tables after pruning.
+    pub fn placements(&self) -> usize {
+        self.tables.placement_count()
+    }
+
+    /// The order of the symmetry group whose classes the search visits: 1 when the
+    /// board has no symmetry the pieces allow (and in [`Mode::All`], the search then
+    /// visits every solution).
+    pub fn symmetries(&self) -> usize {
+        self.setup.classes.as_ref().map_or(1, |c| c.group.order())
+    }
+
+    /// Counts the solutions, without making them.
+    pub fn count(&self, options: &Options) -> Summary {
+        self.run(options, false, |_| ControlFlow::Continue(()))
+    }
+
+    /// Hands each solution to `each`, in search order, on the calling thread, as the
+    /// search's tasks finish; `Break` from `each` stops the search. In
+    /// [`Mode::Distinct`] each solution stands for a class.
+    pub fn for_each(
+        &self,
+        options: &Options,
+        each: impl FnMut(Tiling) -> ControlFlow<()>,
+    ) -> Summary {
+        self.run(options, true, each)
+    }
+
+    fn run(
+        &self,
+        options: &Options,
+        keep: bool,
+        mut each: impl FnMut(Tiling) -> ControlFlow<()>,
+    ) -> Summary {
+        let deliver = |t: Tiling| each(self.setup.untransposed(t));
+        macro_rules! dispatch {
+            ($($k:literal)*) => {
+                match (self.tables.layout.slots, &self.lanes) {
+                    $(($k, LaneTables::Narrow(l)) => self.go::<u32, $k>(l, options, keep, deliver),
+                      ($k, LaneTables::Wide(l)) => self.go::<u64, $k>(l, options, keep, deliver),)*
+                    (k, _) => unreachable!("the generator makes 4 to 32 slots, not {k}"),
+                }
+            };
+        }
+        dispatch!(4 8 12 16 20 24 28 32)
+    }
+
+    fn go<L: Lane + Sync, const K: usize>(
+        &self,
+        lanes: &Lanes<L>,
+        options: &Options,
+        keep: bool,
+        deliver: impl FnMut(Tiling) -> ControlFlow<()>,
+    ) -> Summary {
+        let mut window: Window<L, K> =
+            Window::new(&self.tables, lanes).expect("slot count matches the dispatch");
+        window.copy_of_previous = self.setup.copy_of_previous;
+        window.leftover = self.setup.leftover;
+        let tiles = Tiles {
+            window: &window,
+            above: None,
+            leaves: Tilings {
+                setup: &self.setup,
+                distinct: self.mode == Mode::Distinct,
+                cells: self.setup.board.cells.len(),
+            },
+        };
+        driver::run(&tiles, options, keep, deliver)
+    }
+}
+
+impl Setup {
+    /// Checks the puzzle and prepares what its tables are built from.
+    pub(crate) fn new(puzzle: &Puzzle, mode: Mode) -> Result<Setup, TilingError> {
+        check(puzzle)?;
+        let board = &puzzle.board;
+        // Square boards wider than tall are solved transposed: the search fills rows,
+        // and short rows keep the open frontier small (measured in README.md on the
+        // 6 x 10 pentominoes). The transpose is the reflection (x, y) -> (y, x) of the
+        // square lattice; pieces that may not reflect are reflected with the board.
+        let transposed = board.grid == Grid::Square && board.width > board.height;
+        let (board, pieces) = if transposed {
+            let t = Board {
+                grid: board.grid,
+                width: board.height,
+                height: board.width,
+                cells: (0..board.cells.len())
+                    .map(|i| board.cells[(i % board.height) * board.width + i / board.height])
+                    .collect(),
+            };
+            let pieces = puzzle
+                .pieces
+                .iter()
+                .map(|p| Piece {
+                    cells: normalise(&p.cells.iter().map(|&(x, y)| (y, x)).collect::<Vec<_>>()),
+                    ..p.clone()
+                })
+                .collect();
+            (t, pieces)
+        } else {
+            (board.clone(), puzzle.pieces.clone())
+        };
+        if board.width * crate::tables::SHIFT_ROWS > 64 {
+            return Err(TablesError::BadWidth(board.width).into());
+        }
+        // One search piece per copy.
+        let mut expanded = Vec::new();
+        let mut owner = Vec::new();
+        let mut copy_of_previous = 0u32;
+        for (i, p) in pieces.iter().enumerate() {
+            for c in 0..p.count {
+                if c > 0 {
+                    copy_of_previous |= 1 << expanded.len();
+                }
+                expanded.push(Piece {
+                    count: 1,
+                    ..p.clone()
+                });
+                owner.push(i as u16);
+            }
+        }
+        // Search one solution per class of the symmetry group; in all mode each class
+        // then stands for its whole orbit. Without a usable symmetry, distinct counting
+        // fails and counting all searches everything.
+        let classes = match Classes::new(&board, &pieces, puzzle.allow_leftover) {
+            Ok(c) if mode == Mode::Distinct || c.group.order() > 1 => Some(c),
+            Ok(_) => None,
+            Err(e) if mode == Mode::Distinct => return Err(e),
+            Err(_) => None,
+        };
+        Ok(Setup {
+            board,
+            pieces: expanded,
+            owner,
+            copy_of_previous,
+            leftover: puzzle.allow_leftover,
+            transposed: transposed.then_some((puzzle.board.width, puzzle.board.height)),
+            classes,
+        })
+    }
+
+    /// The tables a run searches: pruned or not, with the symmetry restriction or not.
+    pub(crate) fn tables(
+        &self,
+        prune: bool,
+        restricted: bool,
+    ) -> Result<(Tables, Census), TablesError> {
+        let restrict = self
+            .classes
+            .as_ref()
+            .filter(|_| restricted)
+            .map(|c| (c.piece as usize, &c.representatives[..]));
+        generate::generate(&self.board, &self.pieces, restrict, prune)
+    }
+
+    /// The puzzle's `(width, height)` when its board is searched transposed.
+    pub(crate) fn transposed(&self) -> Option<(usize, usize)> {
+        self.transposed
+    }
+
+    /// The order of the group the restricted piece breaks, if any.
+    pub(crate) fn symmetries(&self) -> Option<usize> {
+        self.classes.as_ref().map(|c| c.group.order())
+    }
+
+    /// A tiling of the board as searched, in the puzzle's own orientation.
+    fn untransposed(&self, t: Tiling) -> Tiling {
+        match self.transposed {
+            None => t,
+            Some((width, height)) => (0..t.len())
+                .map(|i| t[(i % width) * height + i / width])
+                .collect(),
+        }
+    }
+}
+
+/// The cheap checks, before anything is built: every one bounds the work that follows
+/// (with pieces of at most 64 cells and 32 copies, a board they cover has at most 2,048
+/// cells).
+fn check(puzzle: &Puzzle) -> Result<(), TilingError> {
+    let board = &puzzle.board;
+    if board.cells.len() != board.width * board.height {
+        return Err(TilingError::BoardShape {
+            cells: board.cells.len(),
+            width: board.width,
+            height: board.height,
+        });
+    }
+    let board_cells = board.cells.iter().filter(|&&c| c).count();
+    if board_cells == 0 {
+        return Err(TilingError::EmptyBoard);
+    }
+    let mut copies = 0usize;
+    let mut area = 0usize;
+    for p in &puzzle.pieces {
+        if p.cells.is_empty() {
+            return Err(TilingError::EmptyPiece(p.name.clone()));
+        }
+        if p.count == 0 {
+            return Err(TilingError::NoCopies(p.name.clone()));
+        }
+        if p.cells.len() > 64 {
+            return Err(TilingError::PieceTooLarge {
+                name: p.name.clone(),
+                cells: p.cells.len(),
+            });
+        }
+        let mut sorted = p.cells.clone();
+        sorted.sort_unstable();
+        if sorted.windows(2).any(|w| w[0] == w[1]) {
+            return Err(TilingError::RepeatedCell(p.name.clone()));
+        }
+        copies = copies.saturating_add(p.count as usize);
+        area = area.saturating_add(p.cells.len().saturating_mul(p.count as usize));
+    }
+    if copies > MAX_PIECES {
+        return Err(TilingError::TooManyPieces(copies));
+    }
+    if area < board_cells || (area > board_cells && !puzzle.allow_leftover) {
+        return Err(TilingError::Areas {
+            pieces: area,
+            board: board_cells,
+            leftover: puzzle.allow_leftover,
+        });
+    }
+    Ok(())
+}
+
+/// The symmetry group whose classes the search visits once each, and the piece that is
+/// restricted to one placement per orbit to make it so.
+///
+/// It works on tilings labelled by *copy* (see [`Tilings::tiling`]): copies of a piece
+/// are numbered by their lowest cell, as the search places them, so two solutions are
+/// the same exactly when their copy-labelled tilings are equal.
+struct Classes {
+    /// Each symmetry's cell map, the identity first.
+    group: Group,
+    /// Per symmetry, how it maps the puzzle's pieces.
+    piece_maps: Vec<Vec<u16>>,
+    /// The copy of the piece every symmetry maps to itself (it has one copy).
+    piece: u16,
+    /// Its placements kept: one per orbit, as sorted cell lists, sorted.
+    representatives: Vec<Vec<usize>>,
+    /// `owner[copy]` = the puzzle's piece; `first_copy[piece]` = its first copy.
+    owner: Vec<u16>,
+    first_copy: Vec<u16>,
+}
+
+impl Classes {
+    fn new(board: &Board, pieces: &[Piece], allow_leftover: bool) -> Result<Classes, TilingError> {
+        // With pieces left over, the restricted piece might be one of them.
+        if allow_leftover {
+            return Err(TilingError::NoSymmetryPiece);
+        }
+        let mut elements: Vec<(Vec<u32>, Vec<u16>)> = Vec::new();
+        for s in grid::board_symmetries(board) {
+            let Some(map) = grid::piece_map(board.grid, pieces, s.transform) else {
+                continue;
+            };
+            let element = (s.cell_map, map.into_iter().map(|p| p as u16).collect());
+            // On thin boards two transforms can act alike (a row's half turn is its
+            // mirror image): the group holds what acts, once.
+            if !elements.contains(&element) {
+                elements.push(element);
+            }
+        }
+        let (perms, piece_maps): (Vec<Vec<u32>>, Vec<Vec<u16>>) = elements.into_iter().unzip();
+        let group = Group::new(perms);
+        let mut best: Option<(usize, Vec<Vec<usize>>)> = None;
+        for (i, piece) in pieces.iter().enumerate() {
+            if piece.count != 1 || piece_maps.iter().any(|m| m[i] as usize != i) {
+                continue;
+            }
+            let reps = group.orbit_representatives(&grid::placements(board, piece));
+            // Fewest representatives: the strongest restriction at the root.
+            if best.as_ref().is_none_or(|(_, r)| reps.len() < r.len()) {
+                best = Some((i, reps));
+            }
+        }
+        let Some((piece, representatives)) = best else {
+            return Err(TilingError::NoSymmetryPiece);
+        };
+        let owner: Vec<u16> = pieces
+            .iter()
+            .enumerate()
+            .flat_map(|(i, p)| std::iter::repeat_n(i as u16, p.count as usize))
+            .collect();
+        let first_copy: Vec<u16> = (0..pieces.len())
+            .map(|i| pieces[..i].iter().map(|p| p.count as u16).sum())
+            .collect();
+        Ok(Classes {
+            group,
+            piece_maps,
+            piece: first_copy[piece],
+            representatives,
+            owner,
+            first_copy,
+        })
+    }
+
+    /// The image of a copy-labelled tiling under symmetry `g`, its copies renumbered by
+    /// their lowest cell.
+    fn image(&self, g: usize, t: &Tiling) -> Tiling {
+        let moved = self.group.move_labels(g, t, None);
+        let piece_map = &self.piece_maps[g];
+        let mut next = self.first_copy.clone();
+        let mut renamed: Vec<Option<u16>> = vec![None; self.owner.len()];
+        moved
+            .iter()
+            .map(|&p| {
+                let old = p? as usize;
+                Some(*renamed[old].get_or_insert_with(|| {
+                    let piece = piece_map[self.owner[old] as usize] as usize;
+                    next[piece] += 1;
+                    next[piece] - 1
+                }))
+            })
+            .collect()
+    }
+
+    /// For a solution with the restricted piece on a representative: whether it is the
+    /// least of its images under the symmetries that keep that placement (the only
+    /// images the search can also find), and how many symmetries fix it.
+    fn judge(&self, t: &Tiling) -> (bool, usize) {
+        let mut fixing = 0;
+        for g in 0..self.group.order() {
+            let cell_map = self.group.perm(g);
+            let keeps_piece = t.iter().enumerate().all(|(c, &p)| {
+                p != Some(self.piece) || t[cell_map[c] as usize] == Some(self.piece)
+            });
+            if !keeps_piece {
+                continue;
+            }
+            match self.image(g, t).cmp(t) {
+                std::cmp::Ordering::Less => return (false, 0),
+                std::cmp::Ordering::Equal => fixing += 1,
+                std::cmp::Ordering::Greater => {}
+            }
+        }
+        (true, fixing)
+    }
+}
+
+/// Each solution as a tiling labelled by the puzzle's pieces; with symmetry classes,
+/// only the least of each class, reported as a class (distinct) or written out whole.
+struct Tilings<'a> {
+    setup: &'a Setup,
+    distinct: bool,
+    cells: usize,
+}
+
+impl Tilings<'_> {
+    /// The board a search path draws, labelled by copy (search piece index).
+    fn tiling<L: Lane, const K: usize>(&self, window: &Window<L, K>, path: &[Step]) -> Tiling {
+        let mut t = vec![None; self.cells];
+        for step in path {
+            for cell in window.step_cells(step) {
+                t[cell] = Some(u16::from(step.piece));
+            }
+        }
+        t
+    }
+
+    /// A copy-labelled tiling labelled by the puzzle's pieces.
+    fn owned(&self, t: Tiling) -> Tiling {
+        t.into_iter()
+            .map(|p| p.map(|c| self.setup.owner[c as usize]))
+            .collect()
+    }
+}
+
+impl<L: Lane, const K: usize> Leaves<L, K> for Tilings<'_> {
+    type Item = Tiling;
+
+    fn leaf(
+        &self,
+        window: &Window<L, K>,
+        path: &[Step],
+        sink: &mut Sink<'_, Tiling>,
+    ) -> ControlFlow<()> {
+        let Some(classes) = &self.setup.classes else {
+            return sink.found(1, |items| items.push(self.owned(self.tiling(window, path))));
+        };
+        let t = self.tiling(window, path);
+        let (least, fixing) = classes.judge(&t);
+        if !least {
+            return ControlFlow::Continue(());
+        }
+        let orbit = classes.group.order() / fixing;
+        if self.distinct {
+            return sink.found_class(orbit as u64, || self.owned(t));
+        }
+        sink.found(orbit as u64, |items| {
+            let mut images: Vec<Tiling> = (0..classes.group.order())
+                .map(|g| classes.image(g, &t))
+                .collect();
+            images.sort();
+            images.dedup();
+            debug_assert_eq!(images.len(), orbit);
+            items.extend(images.into_iter().map(|i| self.owned(i)));
+        })
+    }
+}
