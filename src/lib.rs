@@ -45,6 +45,8 @@ mod symmetry;
 mod tables;
 mod text;
 pub mod tiling;
+#[cfg(test)]
+mod tests;
 mod zeroed;
 
 pub use driver::{default_threads, Mode, Options, Summary};

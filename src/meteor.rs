@@ -41,7 +41,7 @@ pub const CELLS: usize = WIDTH * HEIGHT;
 pub const ALL_SOLUTIONS: u64 = 2098;
 
 /// A solution: the digit of the piece on each cell, row by row from row 0.
-pub type Board = [u8; CELLS];
+pub type Solution = [u8; CELLS];
 
 /// Where the search splits (see [`crate::meet`]): at the start of rows 3, 4, 5 and 6,
 /// where the overhangs are few and each is met by many nodes.
@@ -85,13 +85,13 @@ pub struct Report {
     /// Solutions found (the limit rounded up to even, at most 2098) and the statistics.
     pub summary: Summary,
     /// The smallest of them, digit string order.
-    pub smallest: Option<Board>,
+    pub smallest: Option<Solution>,
     /// The largest of them.
-    pub largest: Option<Board>,
+    pub largest: Option<Solution>,
 }
 
 /// The board drawn by the placements of `path`.
-pub(crate) fn board_of(window: &Window, path: &[Step]) -> Board {
+pub(crate) fn board_of(window: &Window, path: &[Step]) -> Solution {
     let mut board = [b'.'; CELLS];
     for step in path {
         for cell in window.step_cells(step) {
@@ -102,7 +102,7 @@ pub(crate) fn board_of(window: &Window, path: &[Step]) -> Board {
 }
 
 /// The board turned by a half turn: cell `i` goes to cell `CELLS - 1 - i`.
-pub fn half_turn(board: &Board) -> Board {
+pub fn half_turn(board: &Solution) -> Solution {
     let mut b = *board;
     b.reverse();
     b
@@ -115,9 +115,9 @@ struct Boards {
 }
 
 impl Leaves<u32, SLOTS> for Boards {
-    type Item = Board;
+    type Item = Solution;
 
-    fn leaf(&self, window: &Window, path: &[Step], sink: &mut Sink<'_, Board>) -> ControlFlow<()> {
+    fn leaf(&self, window: &Window, path: &[Step], sink: &mut Sink<'_, Solution>) -> ControlFlow<()> {
         let b = board_of(window, path);
         if self.half_turns {
             sink.found(2, |boards| boards.extend([b, half_turn(&b)]))
@@ -133,7 +133,7 @@ fn search(
     window: &Window,
     half_turns: bool,
     options: &Options,
-    mut each: impl FnMut(Board),
+    mut each: impl FnMut(Solution),
 ) -> Summary {
     let above = Above::new(window, &SPLITS).expect("meteor boards fit the split search");
     let tiles = Tiles {
@@ -154,7 +154,7 @@ fn search(
 
 /// Solves with the baked tables; `options.limit` is the `N` of the module docs.
 pub fn solve(options: &Options) -> Report {
-    let (mut smallest, mut largest): (Option<Board>, Option<Board>) = (None, None);
+    let (mut smallest, mut largest): (Option<Solution>, Option<Solution>) = (None, None);
     let summary = search(&WINDOW, true, options, |b| {
         smallest = Some(smallest.map_or(b, |s| s.min(b)));
         largest = Some(largest.map_or(b, |l| l.max(b)));
@@ -178,7 +178,7 @@ pub fn build_tables() -> usize {
 /// All 2098 solutions in search order, from tables built at run time with or without
 /// pruning and the half-turn restriction (to test that neither loses a solution).
 #[cfg(test)]
-pub(crate) fn all_solutions_from(tables: &crate::tables::Tables, threads: usize) -> Vec<Board> {
+pub(crate) fn all_solutions_from(tables: &crate::tables::Tables, threads: usize) -> Vec<Solution> {
     let lanes = crate::search::Lanes::new(tables).expect("meteor placements fit 32 bits");
     let window = Window::new(tables, &lanes).expect("meteor tables have 12 slots per group");
     let options = Options {
@@ -194,7 +194,7 @@ pub(crate) fn all_solutions_from(tables: &crate::tables::Tables, threads: usize)
 
 /// One board in the Benchmarks Game format: each cell followed by a space, odd rows
 /// indented by one space, a blank line after the board.
-pub fn render_board(board: &Board, out: &mut String) {
+pub fn render_board(board: &Solution, out: &mut String) {
     for (row, cells) in board.chunks(WIDTH).enumerate() {
         if row % 2 == 1 {
             out.push(' ');
