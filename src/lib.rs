@@ -43,10 +43,10 @@ mod search;
 pub mod sums;
 mod symmetry;
 mod tables;
-mod text;
-pub mod tiling;
 #[cfg(test)]
 mod tests;
+mod text;
+pub mod tiling;
 mod zeroed;
 
 pub use driver::{default_threads, Mode, Options, Summary};

@@ -117,7 +117,12 @@ struct Boards {
 impl Leaves<u32, SLOTS> for Boards {
     type Item = Solution;
 
-    fn leaf(&self, window: &Window, path: &[Step], sink: &mut Sink<'_, Solution>) -> ControlFlow<()> {
+    fn leaf(
+        &self,
+        window: &Window,
+        path: &[Step],
+        sink: &mut Sink<'_, Solution>,
+    ) -> ControlFlow<()> {
         let b = board_of(window, path);
         if self.half_turns {
             sink.found(2, |boards| boards.extend([b, half_turn(&b)]))

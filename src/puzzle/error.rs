@@ -16,6 +16,7 @@ pub enum PuzzleError {
     /// The file could not be read.
     #[error("{}: cannot read the puzzle file: {source}", path.display())]
     Io {
+        /// The file, as given.
         path: PathBuf,
         /// What the system said.
         #[source]
@@ -30,9 +31,13 @@ pub enum PuzzleError {
     /// The text is not a valid puzzle; `line` and `column` point at the culprit.
     #[error("{file}:{line}:{column}: {kind}")]
     Parse {
+        /// The file, as given (or a label for text not read from a file).
         file: String,
+        /// The line, from 1.
         line: usize,
+        /// The column in characters, from 1.
         column: usize,
+        /// What is wrong there.
         kind: PuzzleErrorKind,
     },
 }
@@ -58,6 +63,7 @@ impl PuzzleError {
 /// Which drawing a character or a problem belongs to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Drawing {
+    /// The board.
     Board,
     /// A piece, by name.
     Piece(String),
@@ -95,6 +101,9 @@ fn grid_hint(grid: &Grid) -> &'static str {
 }
 
 /// What is wrong at a position of a puzzle file.
+// Each variant's `#[error]` message is its documentation: what was found and what
+// was expected. Repeating it in a doc comment would only let the two drift apart.
+#[allow(missing_docs)]
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PuzzleErrorKind {
     #[error("invalid UTF-8 (byte 0x{byte:02X}); expected a UTF-8 text file")]

@@ -20,6 +20,7 @@ pub enum SumsError {
     /// The file could not be read.
     #[error("{}: cannot read the sums file: {source}", path.display())]
     Io {
+        /// The file, as given.
         path: PathBuf,
         /// What the system said.
         #[source]
@@ -34,9 +35,13 @@ pub enum SumsError {
     /// The text is not a valid model; `line` and `column` point at the culprit.
     #[error("{file}:{line}:{column}: {kind}")]
     Parse {
+        /// The file, as given (or a label for text not read from a file).
         file: String,
+        /// The line, from 1.
         line: usize,
+        /// The column in characters, from 1.
         column: usize,
+        /// What is wrong there.
         kind: SumsErrorKind,
     },
 }
@@ -66,7 +71,12 @@ pub enum CellSource {
     /// The `cells:` drawing.
     Drawing,
     /// A `grid: R x C` line.
-    Grid { rows: usize, columns: usize },
+    Grid {
+        /// Rows of the grid.
+        rows: usize,
+        /// Columns of the grid.
+        columns: usize,
+    },
 }
 
 impl std::fmt::Display for CellSource {
@@ -83,6 +93,9 @@ impl std::fmt::Display for CellSource {
 /// What is wrong at a position of a `.sum` file.
 ///
 /// Words quoted from the file are escaped (`'\u{7}'`), so a message stays on one line.
+// Each variant's `#[error]` message is its documentation: what was found and what
+// was expected. Repeating it in a doc comment would only let the two drift apart.
+#[allow(missing_docs)]
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SumsErrorKind {
     #[error("invalid UTF-8 (byte 0x{byte:02X}); expected a UTF-8 text file")]
