@@ -1,6 +1,17 @@
 //! Tests of the internals that the integration tests (`tests/it/`) cannot reach: the
-//! split search against the plain search, the baked tables against the run-time ones
+//! split search against the plain search, the meteor search from run-time tables
+//! (pruned or not, restricted or not, any thread count, any limit), the baked tables against the run-time ones
 //! and an independent enumeration, the pruning and the half-turn restriction against
 //! the unpruned tables.
+//!
+//! The independent verifier is the integration tests' own file, included here so that
+//! there is one verifier; it reaches the library's plain enums as `super::lib`.
+
+use crate as lib;
 
 mod meet;
+mod meteor;
+mod tables;
+#[path = "../../tests/it/common/tiling.rs"]
+#[allow(dead_code)]
+mod tiling;

@@ -14,7 +14,55 @@
 
 use std::collections::BTreeSet;
 
+use std::ops::ControlFlow;
+
 use polytile::sums::Model;
+use polytile::{Mode, SumsSolver};
+
+pub use super::Limits;
+
+/// What a number puzzle run found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SumsOutcome {
+    pub count: usize,
+    pub solutions: Vec<Vec<i64>>,
+    /// Nodes, when counted (0 otherwise).
+    pub nodes: u64,
+    /// In distinct mode, the solutions each class stands for.
+    pub group_order: u64,
+    pub automorphisms: usize,
+    /// All the solutions found stand for.
+    pub total: u64,
+}
+
+impl SumsOutcome {
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+}
+
+/// Solves `model` through the library; one per class when `distinct`.
+pub fn solve(model: &Model, distinct: bool, limits: Limits) -> SumsOutcome {
+    let mode = if distinct { Mode::Distinct } else { Mode::All };
+    let solver = SumsSolver::new(model, mode).expect("a valid model");
+    let mut solutions = Vec::new();
+    let summary = if limits.keep {
+        solver.for_each(&limits.options(), |v| {
+            solutions.push(v);
+            ControlFlow::Continue(())
+        })
+    } else {
+        solver.count(&limits.options())
+    };
+    SumsOutcome {
+        count: summary.solutions as usize,
+        solutions,
+        nodes: summary.nodes.unwrap_or(0),
+        group_order: solver.symmetries(),
+        automorphisms: solver.automorphisms(),
+        total: summary.total,
+    }
+}
 
 /// Checks that `values` (one per cell, in `model.cells` order) satisfy every constraint
 /// of `model` except the symmetry-breaking ones.

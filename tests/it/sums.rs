@@ -1,33 +1,31 @@
-//! Number puzzles with sums through the library: `sums::load`, `sums::solve::solve`,
-//! the built-ins and `sums::render::rows`.
+//! Number puzzles with sums through the library: `sums::load`, `SumsSolver`, the
+//! built-ins and `sums::rows`.
 //!
-//! Known counts (`../shared/known-counts.md`; each data file cites its source):
+//! Known counts (`docs/known-counts.md`; each data file cites its source):
 //! the order-3 magic hexagon has 12 solutions, 1 up to its 12 symmetries (Wikipedia
 //! "Magic hexagon"); the 3 x 3 magic square 8, 1 up to its 8 (the Lo Shu; OEIS
 //! A006052); the 4 x 4 magic square 7,040, 880 up to its 8 (Frenicle de Bessy, 1693;
 //! OEIS A006052); SEND + MORE = MONEY has exactly one solution, 9567 + 1085 = 10652
 //! (Dudeney, 1924); `a, b, c in 0..4, a < b, a + b = c` has the 6 solutions printed in
-//! Ruby Quiz 70 (`../shared/seeds/ruby-amb-magic-square.txt`); each killer sudoku has
-//! the one solution given in `../shared/puzzles/killer-sudoku.md`.
+//! Ruby Quiz 70 ("Using Amb"); each killer sudoku has the one solution its source
+//! publishes (Wikipedia "Killer sudoku"; rcbroughton.co.uk forum thread 434).
 //!
 //! Every solution is checked twice: by `verify`, against the model, and by a checker
-//! that restates the puzzle without the model (`tests/common/sums.rs`). Distinct mode is
+//! that restates the puzzle without the model (`common/sums.rs`). Distinct mode is
 //! checked against orbits computed here: its classes lie in pairwise different orbits
 //! that together cover every solution. Small random models are checked against brute
 //! force.
 
-mod common;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-use common::sums::{
+use crate::common::sums::{
     canonical, hex_index, hexagon_symmetries, magic_hexagon_ok, magic_square_ok, orbit,
     square_symmetries, sudoku_ok, symmetry_ok, verify, Perm, HEX_LINES,
 };
-use common::tiling::Rng;
-use polytile::sums::solve::{solve, Limits, Outcome};
-use polytile::sums::{builtin, render, Model};
+use crate::common::sums::{solve, Limits, SumsOutcome as Outcome};
+use crate::common::tiling::Rng;
+use polytile::sums::{self, builtin, Model};
 
 fn path(file: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -135,7 +133,7 @@ fn the_checkers_own_symmetries_are_the_figures_groups() {
         let lo_shu = [2, 7, 6, 9, 5, 1, 4, 3, 8];
         if n == 3 {
             for p in &sq {
-                magic_square_ok(3, &common::sums::apply(p, &lo_shu)).unwrap();
+                magic_square_ok(3, &crate::common::sums::apply(p, &lo_shu)).unwrap();
             }
         }
     }
@@ -151,7 +149,7 @@ fn the_checkers_own_symmetries_are_the_figures_groups() {
 #[test]
 fn magic_hexagon_has_12_solutions_and_1_up_to_symmetry() {
     let model = load("magic-hexagon.sum");
-    assert_eq!(model.cells.concat(), common::sums::HEX_CELLS);
+    assert_eq!(model.cells.concat(), crate::common::sums::HEX_CELLS);
     let every = all(&model, false);
     assert_eq!(every.count, 12);
     check_all(&model, &every, false, magic_hexagon_ok);
@@ -385,7 +383,7 @@ fn grid(rows: &[&str]) -> Vec<i64> {
 
 #[test]
 fn killer_sudokus_have_their_published_solution() {
-    // ../shared/puzzles/killer-sudoku.md: Wikipedia "Killer sudoku", and "Tarek
+    // Wikipedia "Killer sudoku", and "Tarek
     // unsolvable #1" (rcbroughton.co.uk forum thread 434, as listed in the Interactive
     // Sudoku Solver's data/killers.js).
     let cases = [
@@ -547,7 +545,7 @@ fn grids_are_drawn_row_by_row_right_aligned() {
     for (file, n) in [("magic-square-3.sum", 3), ("magic-square-4.sum", 4)] {
         let model = load(file);
         for v in solve(&model, false, keep(50, 1)).solutions {
-            let rows = render::rows(&model, &v);
+            let rows = sums::rows(&model, &v);
             assert_eq!(rows.len(), n, "{rows:?}");
             let cells: Vec<Vec<(i64, usize)>> = rows.iter().map(|r| numbers(r)).collect();
             let flat: Vec<i64> = cells.iter().flatten().map(|&(x, _)| x).collect();
@@ -560,7 +558,7 @@ fn grids_are_drawn_row_by_row_right_aligned() {
     }
     let model = load("killer-wikipedia.sum");
     let v = all(&model, false).solutions.remove(0);
-    let rows = render::rows(&model, &v);
+    let rows = sums::rows(&model, &v);
     let flat: Vec<i64> = rows
         .iter()
         .flat_map(|r| numbers(r))
@@ -573,7 +571,7 @@ fn grids_are_drawn_row_by_row_right_aligned() {
 fn the_hexagon_is_drawn_as_a_hexagon() {
     let model = load("magic-hexagon.sum");
     for v in all(&model, false).solutions {
-        let rows = render::rows(&model, &v);
+        let rows = sums::rows(&model, &v);
         let cells: Vec<Vec<(i64, usize)>> = rows.iter().map(|r| numbers(r)).collect();
         let sizes: Vec<usize> = cells.iter().map(Vec::len).collect();
         assert_eq!(sizes, [3, 4, 5, 4, 3], "{rows:?}");
@@ -591,7 +589,7 @@ fn the_hexagon_is_drawn_as_a_hexagon() {
     }
     let model = load("send-more-money.sum");
     let v = all(&model, false).solutions.remove(0);
-    let rows = render::rows(&model, &v);
+    let rows = sums::rows(&model, &v);
     let drawn: Vec<Vec<i64>> = rows
         .iter()
         .map(|r| numbers(r).into_iter().map(|(x, _)| x).collect())

@@ -1,9 +1,11 @@
-//! An independent verifier for tilings of square and hex boards, and a brute-force
-//! enumerator of tilings of small boards.
+//! The independent tiling verifier of the tests, and a brute-force enumerator of
+//! tilings of small boards; [`meteor`] is the meteor puzzle as it sees it.
 //!
 //! It shares no geometry with the library: its own lattice coordinates, rotations,
 //! reflections and normal forms. Only the plain enums `Grid` and `Motion` are borrowed
-//! from the library, to name the grid and how a piece may move.
+//! from the library, to name the grid and how a piece may move. The library's unit
+//! tests include this file too (`src/tests/`), so it reaches the library as
+//! `super::lib`, which each including module defines.
 //!
 //! Cells are `(row, col)`; board cell `row * width + col`. Square cells have 4
 //! neighbours. Hex boards are offset rows with odd rows shifted half a cell east: the
@@ -14,7 +16,7 @@
 
 use std::collections::BTreeSet;
 
-use polytile::tables::generate::{Board, Grid, Motion};
+use super::lib::{Grid, Motion};
 
 /// A lattice point; see the module docs.
 pub type Pt = (i32, i32, i32);
@@ -551,20 +553,104 @@ impl Rng {
     }
 }
 
-/// A random board of 3 to 12 cells: a rectangle on a random grid with random holes
-/// (at least one cell kept).
-pub fn random_board(rng: &mut Rng) -> Board {
-    let grid = [Grid::Square, Grid::Hex][rng.below(2)];
-    let (w, h) = loop {
-        let (w, h) = (1 + rng.below(6), 1 + rng.below(6));
-        if (3..=12).contains(&(w * h)) {
-            break (w, h);
-        }
-    };
-    let mut board = Board::rectangle(grid, w, h);
-    for c in board.cells.iter_mut() {
-        *c = rng.below(6) != 0;
+/// The meteor puzzle as the verifier knows it: a 5 x 10 hex board, and ten free
+/// pentahexes, piece `i` the cells of digit `i` in the smallest known solution
+/// (Benchmarks Game; `docs/known-counts.md`). A solution is the digit of each cell, row
+/// by row.
+pub mod meteor {
+    use super::{canonical, point, verify_tiling, Grid, Motion, PieceSpec, Pt};
+
+    /// Board width in cells.
+    pub const WIDTH: usize = 5;
+    /// Board height in rows.
+    pub const HEIGHT: usize = 10;
+    /// Cells on the board.
+    pub const CELLS: usize = WIDTH * HEIGHT;
+    /// Solutions of the puzzle.
+    pub const ALL_SOLUTIONS: u64 = 2098;
+    /// The smallest solution.
+    pub const SMALLEST: &str = "00001222012661126155865558633348893448934747977799";
+    /// The largest solution.
+    pub const LARGEST: &str = "99998966856688568255777257472014220144031400311333";
+
+    /// A solution: the digit of each cell.
+    pub type Digits = [u8; CELLS];
+
+    /// A board from its 50-digit string.
+    pub fn digits(s: &str) -> Digits {
+        s.as_bytes()
+            .try_into()
+            .expect("a board string has 50 cells")
     }
-    board.cells[rng.below(w * h)] = true;
-    board
+
+    /// The lattice point of board cell `cell`.
+    pub fn point_of(cell: usize) -> Pt {
+        point(Grid::Hex, cell / WIDTH, cell % WIDTH)
+    }
+
+    /// The `(row, col)` cells holding `digit`.
+    pub fn cells_of(board: &Digits, digit: u8) -> Vec<(usize, usize)> {
+        (0..CELLS)
+            .filter(|&i| board[i] == digit)
+            .map(|i| (i / WIDTH, i % WIDTH))
+            .collect()
+    }
+
+    /// The lattice points of the cells holding `digit`.
+    pub fn points_of(board: &Digits, digit: u8) -> Vec<Pt> {
+        (0..CELLS)
+            .filter(|&i| board[i] == digit)
+            .map(point_of)
+            .collect()
+    }
+
+    /// The ten pieces as the verifier describes them.
+    pub fn pieces() -> Vec<PieceSpec> {
+        let board = digits(SMALLEST);
+        (0..10u8)
+            .map(|d| (cells_of(&board, b'0' + d), Motion::Free, 1))
+            .collect()
+    }
+
+    /// The ten pieces in canonical form (free motion).
+    pub fn shapes() -> Vec<Vec<Pt>> {
+        let board = digits(SMALLEST);
+        (0..10u8)
+            .map(|d| canonical(Grid::Hex, &points_of(&board, b'0' + d), Motion::Free))
+            .collect()
+    }
+
+    /// Checks that `board` is a meteor solution: every cell a digit, the cells of
+    /// digit `i` one copy of piece `i`.
+    pub fn verify(board: &Digits) -> Result<(), String> {
+        verify_with(board, &pieces())
+    }
+
+    /// [`verify`] with the pieces given (to avoid rebuilding them for thousands of
+    /// boards).
+    pub fn verify_with(board: &Digits, pieces: &[PieceSpec]) -> Result<(), String> {
+        let mut tiling = Vec::with_capacity(CELLS);
+        for (i, &c) in board.iter().enumerate() {
+            if !c.is_ascii_digit() {
+                return Err(format!("cell {i} holds {:?}, not a digit", c as char));
+            }
+            tiling.push(Some(u16::from(c - b'0')));
+        }
+        verify_tiling(
+            Grid::Hex,
+            WIDTH,
+            HEIGHT,
+            &[true; CELLS],
+            pieces,
+            &tiling,
+            false,
+        )
+    }
+
+    /// The board turned by a half turn: cell `i` goes to cell `49 - i`.
+    pub fn half_turn(board: &Digits) -> Digits {
+        let mut b = *board;
+        b.reverse();
+        b
+    }
 }

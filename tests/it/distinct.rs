@@ -19,13 +19,12 @@
 //! `min(N, D)` classes, the first ones of the unlimited search, standing for the sum of
 //! their orbit sizes.
 
-mod common;
-
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::tiling::{self, random_board, PieceSpec, Pt, Rng, Symmetry};
-use polytile::solve::{solve, solve_distinct, Distinct, Limits, SolveError, Tiling};
-use polytile::tables::generate::{self, Board, Grid, Motion, Piece};
+use crate::common::tiling::{self, PieceSpec, Pt, Rng, Symmetry};
+use crate::common::{random_board, solve, solve_distinct, Distinct, Limits};
+use polytile::grid;
+use polytile::{Board, Grid, Motion, Piece, Puzzle, Tiling, TilingError as SolveError};
 
 /// A placement: a piece and the sorted board cells it covers.
 type Placement = (u16, Vec<usize>);
@@ -57,7 +56,7 @@ impl Case {
         let lattice: Vec<_> = cells.iter().map(|&(r, c)| grid.lattice(r, c)).collect();
         self.pieces.push(Piece {
             name: self.pieces.len().to_string(),
-            cells: generate::normalise(&lattice),
+            cells: grid::normalise(&lattice),
             motion,
             count,
         });
@@ -626,7 +625,7 @@ fn limits_on_data_files() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("data")
             .join(file);
-        let p = polytile::puzzle::load(&path).unwrap();
+        let p = Puzzle::load(&path).unwrap();
         let run = |limit, threads| {
             let limits = Limits {
                 limit,

@@ -3,7 +3,7 @@
 //! brute-force enumerator on small boards.
 //!
 //! Known counts (all solutions, rotations and reflections of the board counted as
-//! different), as listed in `../shared/known-counts.md`:
+//! different), as listed in `docs/known-counts.md`:
 //! - 12 free pentominoes: 6x10 9,356; 5x12 4,040; 4x15 1,472; 3x20 8 (Wikipedia
 //!   "Pentomino"; Polyform Puzzler); 8x8 minus the central 2x2 520 (Dana Scott, 1958;
 //!   Wikipedia).
@@ -14,13 +14,12 @@
 //! - domino tilings of 2 x n rectangles: Fibonacci numbers (1, 2, 3, 5, 8, 13); of 3x4:
 //!   11; of 4x4: 36 (OEIS A000045, A001835, A004003).
 
-mod common;
-
 use std::collections::BTreeSet;
 
-use common::tiling::{self, brute_force, random_board, verify_tiling, PieceSpec, Pt, Rng};
-use polytile::solve::{solve, Limits, Outcome, SolveError, Tiling};
-use polytile::tables::generate::{self, Board, Grid, Motion, Piece};
+use crate::common::tiling::{self, brute_force, verify_tiling, PieceSpec, Pt, Rng};
+use crate::common::{random_board, solve, Limits, Outcome};
+use polytile::grid;
+use polytile::{Board, Grid, Motion, Piece, Tiling, TilingError as SolveError};
 
 // ---------------------------------------------------------------------------------
 // Puzzles in two forms: the library's and the verifier's.
@@ -48,11 +47,26 @@ impl Puzzle {
         let lattice: Vec<_> = cells.iter().map(|&(r, c)| grid.lattice(r, c)).collect();
         self.pieces.push(Piece {
             name: name.into(),
-            cells: generate::normalise(&lattice),
+            cells: grid::normalise(&lattice),
             motion,
             count,
         });
         self.specs.push((cells.to_vec(), motion, count));
+    }
+
+    /// Cells of all pieces (counting copies) and of the board, counted here.
+    fn areas(&self) -> (usize, usize) {
+        let pieces = self
+            .specs
+            .iter()
+            .map(|(c, _, n)| c.len() * *n as usize)
+            .sum();
+        (pieces, self.board.cells.iter().filter(|&&c| c).count())
+    }
+
+    /// The library's refusal of this puzzle, if it refuses it.
+    fn refusal(&self, leftover: bool) -> Option<SolveError> {
+        solve(&self.board, &self.pieces, leftover, Limits::default()).err()
     }
 
     fn run(&self, leftover: bool, limits: Limits) -> Outcome {
@@ -460,11 +474,11 @@ fn tetrahexes_on_the_7x4_parallelogram() {
 
 #[test]
 fn meteor_through_the_generic_path() {
-    use polytile::meteor::all_solutions_from;
-    let board = generate::meteor_board();
-    let pieces = generate::meteor_pieces();
+    use crate::common::tiling::meteor;
+    let board = grid::meteor::board();
+    let pieces = grid::meteor::pieces();
     let out = solve(&board, &pieces, false, limits(2)).unwrap();
-    assert_eq!(out.count, common::ALL_SOLUTIONS);
+    assert_eq!(out.count as u64, meteor::ALL_SOLUTIONS);
     let kept = solve(
         &board,
         &pieces,
@@ -475,24 +489,23 @@ fn meteor_through_the_generic_path() {
         },
     )
     .unwrap();
-    assert_eq!(kept.count, common::ALL_SOLUTIONS);
+    assert_eq!(kept.count as u64, meteor::ALL_SOLUTIONS);
     let digits = |t: &Tiling| -> [u8; 50] {
         let v: Vec<u8> = t.iter().map(|c| b'0' + c.unwrap() as u8).collect();
         v.try_into().unwrap()
     };
     let generic: BTreeSet<[u8; 50]> = kept.solutions.iter().map(digits).collect();
-    assert_eq!(generic.len(), common::ALL_SOLUTIONS);
-    let baked: BTreeSet<[u8; 50]> = all_solutions_from(&generate::meteor_tables(true, true).0, 2)
-        .into_iter()
-        .collect();
-    assert_eq!(generic, baked);
-    let shapes = common::verify::reference_shapes();
+    assert_eq!(generic.len() as u64, meteor::ALL_SOLUTIONS);
+    assert_eq!(generic.first(), Some(&meteor::digits(meteor::SMALLEST)));
+    assert_eq!(generic.last(), Some(&meteor::digits(meteor::LARGEST)));
+    // (That these are the baked tables' solutions is a unit test of the library.)
+    let pieces = meteor::pieces();
     for b in &generic {
-        common::verify::verify_with(b, &shapes).unwrap();
+        meteor::verify_with(b, &pieces).unwrap();
     }
     // And with this verifier, from the library's own description of the pieces.
     let mut p = Puzzle::new(board);
-    for (i, cells) in generate::METEOR_PIECE_CELLS.iter().enumerate() {
+    for (i, cells) in grid::meteor::PIECE_CELLS.iter().enumerate() {
         p.add(&i.to_string(), cells, Motion::Free, 1);
     }
     p.verify_all(&kept.solutions, false);
@@ -529,6 +542,21 @@ fn copies_are_interchangeable() {
 fn compare_with_brute_force(p: &Puzzle, leftover: bool) -> Result<usize, String> {
     let mut bf = p.brute_force(leftover);
     bf.sort();
+    // Areas that cannot tile are refused before anything is built; the brute force
+    // must agree that there is nothing to find.
+    let (pieces, board) = p.areas();
+    if pieces < board || (pieces > board && !leftover) {
+        let want = SolveError::Areas {
+            pieces,
+            board,
+            leftover,
+        };
+        return match solve(&p.board, &p.pieces, leftover, limits(1)) {
+            Err(e) if e == want && bf.is_empty() => Ok(0),
+            Err(e) if e == want => Err(format!("refused, but brute force finds {}", bf.len())),
+            other => Err(format!("expected {want}, got {:?}", other.map(|o| o.count))),
+        };
+    }
     for threads in [1, 2] {
         let out = solve(
             &p.board,
@@ -678,7 +706,15 @@ fn leftover_counts() {
     // The L cannot be used (3 + 2k is never 6): the 3 domino tilings, the L left over.
     assert_eq!(p.brute_force(true).len(), 3);
     compare_with_brute_force(&p, true).unwrap();
-    assert_eq!(p.count(1), 0, "without leftover the areas differ");
+    assert_eq!(
+        p.refusal(false),
+        Some(SolveError::Areas {
+            pieces: 9,
+            board: 6,
+            leftover: false
+        }),
+        "without leftover the areas differ"
+    );
     p.add("m", &[(0, 0)], Motion::Free, 2);
     compare_with_brute_force(&p, true).unwrap();
     // All twelve pentominoes on 5 x 11 (one left over): verified.
@@ -698,29 +734,25 @@ fn leftover_counts() {
 #[test]
 fn incomplete_board_is_not_a_solution() {
     // A column of 4 cells with a hole in row 2 and two monominoes: area 2 on 3 cells, so
-    // no tiling, with or without leftover. (The regions left after the first monomino,
-    // rows 1 and 3, can each be filled by the other monomino, just not both.)
+    // no tiling, with or without leftover; the library refuses it before searching.
     let mut p = Puzzle::new(board_with_holes(Grid::Square, 1, 4, &[(2, 0)]));
     p.add("m", &[(0, 0)], Motion::Free, 2);
     assert!(p.brute_force(false).is_empty());
+    assert!(p.brute_force(true).is_empty());
     for leftover in [false, true] {
-        let out = p.run(
-            leftover,
-            Limits {
-                keep: true,
-                ..limits(1)
-            },
-        );
         assert_eq!(
-            out.count,
-            0,
-            "leftover {leftover}: {:?}",
-            out.solutions
-                .iter()
-                .map(|t| show(&p.board, t))
-                .collect::<Vec<_>>()
+            p.refusal(leftover),
+            Some(SolveError::Areas {
+                pieces: 2,
+                board: 3,
+                leftover
+            })
         );
     }
+    // With a monomino more the areas match, but a tiling that misses a cell is still
+    // no tiling: the verifier and the brute force agree on the one tiling there is.
+    p.add("n", &[(0, 0)], Motion::Free, 1);
+    compare_with_brute_force(&p, false).unwrap();
 }
 
 #[test]
@@ -759,15 +791,32 @@ fn boards_with_more_than_64_open_cells() {
 
 #[test]
 fn errors_do_not_panic() {
-    // More area than the board, no leftover: nothing.
+    // More area than the board, no leftover: refused, naming the areas.
     let mut p = Puzzle::new(square(2, 2));
     p.add("d", &[(0, 0), (0, 1)], Motion::Free, 3);
-    assert_eq!(p.count(1), 0);
-    // Less area than the board.
+    let more = SolveError::Areas {
+        pieces: 6,
+        board: 4,
+        leftover: false,
+    };
+    assert_eq!(p.refusal(false), Some(more));
+    assert!(
+        p.refusal(true).is_none(),
+        "with leftover 6 cells may cover 4"
+    );
+    // Less area than the board: refused with or without leftover.
     let mut p = Puzzle::new(square(2, 2));
     p.add("d", &[(0, 0), (0, 1)], Motion::Free, 1);
-    assert_eq!(p.count(1), 0);
-    assert_eq!(p.run(true, limits(1)).count, 0);
+    for leftover in [false, true] {
+        assert_eq!(
+            p.refusal(leftover),
+            Some(SolveError::Areas {
+                pieces: 2,
+                board: 4,
+                leftover
+            })
+        );
+    }
     // Too many pieces.
     let mono = Piece {
         name: "m".into(),

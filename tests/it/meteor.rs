@@ -1,33 +1,49 @@
 //! The meteor solver against known facts and an independent verifier.
 //!
 //! Known counts come from the Benchmarks Game meteor-contest reference output
-//! (`../shared/meteor/2098_out`, summarised in `../shared/known-counts.md`): 2098
+//! (`2098_out`, summarised in `docs/known-counts.md`): 2098
 //! solutions, 1049 up to the 180-degree rotation (the only symmetry of board and
 //! pieces), smallest `00001222012661126155865558633348893448934747977799`, largest
 //! `99998966856688568255777257472014220144031400311333`.
 
-mod common;
-
 use std::collections::BTreeSet;
 
-use common::verify::{
-    self, adjacent, canonical, cells_of, connected, cube_of, half_turn, reference_shapes,
-    verify_meteor, verify_with, CELLS,
+use crate::common::tiling::meteor::{
+    self, half_turn, point_of, points_of, shapes, verify, verify_with, CELLS,
 };
-use common::{board, ALL_SOLUTIONS, LARGEST, SMALLEST};
-use polytile::meteor::{all_solutions_from, render, solve, solve_with_stats, Report};
-use polytile::tables::generate::meteor_tables;
+use crate::common::tiling::{adjacent, canonical, connected};
+use crate::common::{board, options, run_tiling, ALL_SOLUTIONS, LARGEST, SMALLEST};
+use polytile::meteor::{render, solve, Report};
+use polytile::{Grid, Mode, Motion, Options, Puzzle};
 
 type Board = [u8; CELLS];
 
-/// All solutions from the run-time tables the binary bakes, in search order.
+/// All solutions in search order, through the general tiling solver (the meteor's
+/// own tables are tested against them in the library's unit tests).
 fn all_solutions() -> Vec<Board> {
-    all_solutions_from(&meteor_tables(true, true).0, 2)
+    let puzzle = Puzzle::new(
+        "meteor",
+        polytile::grid::meteor::board(),
+        polytile::grid::meteor::pieces(),
+    );
+    let run = run_tiling(&puzzle, Mode::All, options(usize::MAX, 2), true).unwrap();
+    run.solutions
+        .iter()
+        .map(|t| {
+            let v: Vec<u8> = t.iter().map(|c| b'0' + c.unwrap() as u8).collect();
+            v.try_into().unwrap()
+        })
+        .collect()
 }
 
-fn sorted(mut v: Vec<Board>) -> Vec<Board> {
-    v.sort_unstable();
-    v
+/// `meteor::solve` with a limit (`u64::MAX`: none), threads and node counting.
+fn meteor(limit: u64, threads: usize, stats: bool) -> Report {
+    solve(&Options {
+        limit: (limit != u64::MAX).then_some(limit),
+        threads,
+        stats,
+        pin_threads: false,
+    })
 }
 
 fn show(b: &Board) -> String {
@@ -46,21 +62,26 @@ fn verifier_adjacency_matches_euclidean_geometry() {
         for b in 0..CELLS {
             let ((xa, ya), (xb, yb)) = (centre(a), centre(b));
             let touch = (xa - xb).pow(2) + 3 * (ya - yb).pow(2) == 4;
-            assert_eq!(adjacent(cube_of(a), cube_of(b)), touch, "cells {a} and {b}");
+            assert_eq!(
+                adjacent(Grid::Hex, point_of(a), point_of(b)),
+                touch,
+                "cells {a} and {b}"
+            );
         }
     }
     for i in 0..CELLS {
-        assert_eq!(verify::cell_of(cube_of(i)), Some(i));
+        let (r, c) = crate::common::tiling::cell(Grid::Hex, point_of(i));
+        assert_eq!((r as usize, c as usize), (i / 5, i % 5));
     }
 }
 
 #[test]
 fn reference_shapes_are_ten_distinct_free_pentahexes() {
-    let shapes = reference_shapes();
+    let shapes = shapes();
     assert_eq!(shapes.len(), 10);
     for (i, s) in shapes.iter().enumerate() {
         assert_eq!(s.len(), 5, "piece {i}");
-        assert!(connected(s), "piece {i}");
+        assert!(connected(Grid::Hex, s), "piece {i}");
     }
     let distinct: BTreeSet<_> = shapes.iter().collect();
     assert_eq!(distinct.len(), 10, "two reference pieces are congruent");
@@ -68,7 +89,11 @@ fn reference_shapes_are_ten_distinct_free_pentahexes() {
     // every piece of a solution onto a congruent copy.
     let turned = half_turn(&board(SMALLEST));
     for d in 0..10u8 {
-        assert_eq!(canonical(&cells_of(&turned, b'0' + d)), shapes[d as usize]);
+        let cells = points_of(&turned, b'0' + d);
+        assert_eq!(
+            canonical(Grid::Hex, &cells, Motion::Free),
+            shapes[d as usize]
+        );
     }
 }
 
@@ -76,8 +101,8 @@ fn reference_shapes_are_ten_distinct_free_pentahexes() {
 fn verifier_accepts_the_known_solutions_and_their_half_turns() {
     for s in [SMALLEST, LARGEST] {
         let b = board(s);
-        assert_eq!(verify_meteor(&b), Ok(()), "{s}");
-        assert_eq!(verify_meteor(&half_turn(&b)), Ok(()), "half turn of {s}");
+        assert_eq!(verify(&b), Ok(()), "{s}");
+        assert_eq!(verify(&half_turn(&b)), Ok(()), "half turn of {s}");
     }
 }
 
@@ -85,10 +110,10 @@ fn verifier_accepts_the_known_solutions_and_their_half_turns() {
 fn verifier_rejects_a_non_digit() {
     let mut b = board(SMALLEST);
     b[17] = b'.';
-    assert!(verify_meteor(&b).unwrap_err().contains("not a digit"));
+    assert!(verify(&b).unwrap_err().contains("not a digit"));
     let mut b = board(SMALLEST);
     b[49] = b'a';
-    assert!(verify_meteor(&b).is_err());
+    assert!(verify(&b).is_err());
 }
 
 #[test]
@@ -97,7 +122,7 @@ fn verifier_rejects_a_digit_used_six_times() {
     let mut b = board(SMALLEST);
     assert_eq!(b[4], b'1');
     b[4] = b'0';
-    let err = verify_meteor(&b).unwrap_err();
+    let err = verify(&b).unwrap_err();
     assert!(
         err.contains("covers 6 cells") || err.contains("covers 4 cells"),
         "{err}"
@@ -110,15 +135,15 @@ fn verifier_rejects_exchanged_cells() {
     // Far apart: both pieces become disconnected.
     let mut b = good;
     b.swap(0, 49);
-    assert!(verify_meteor(&b).unwrap_err().contains("not connected"));
+    assert!(!connected(Grid::Hex, &points_of(&b, b'0')));
+    assert!(verify(&b).unwrap_err().contains("are not 1 copies"));
     // Neighbours (cells 4 and 8, pieces 1 and 0): both stay connected but change shape.
     let mut b = good;
     b.swap(4, 8);
     assert_eq!(&b[..10], b"0000022211");
-    assert!(connected(&cells_of(&b, b'0')) && connected(&cells_of(&b, b'1')));
-    assert!(verify_meteor(&b)
-        .unwrap_err()
-        .contains("does not have the shape"));
+    assert!(connected(Grid::Hex, &points_of(&b, b'0')));
+    assert!(connected(Grid::Hex, &points_of(&b, b'1')));
+    assert!(verify(&b).unwrap_err().contains("are not 1 copies"));
 }
 
 #[test]
@@ -129,7 +154,7 @@ fn verifier_rejects_the_pieces_renumbered() {
         b'1' => b'0',
         c => c,
     });
-    assert!(verify_meteor(&b).is_err());
+    assert!(verify(&b).is_err());
 }
 
 #[test]
@@ -137,7 +162,7 @@ fn verifier_accepts_a_cell_exchange_exactly_when_it_gives_a_solution() {
     // Exchanging two cells of different pieces keeps every digit count at five; the
     // verifier must accept the result if and only if it is one of the 2098 solutions.
     let solutions: BTreeSet<Board> = all_solutions().into_iter().collect();
-    let shapes = reference_shapes();
+    let pieces = meteor::pieces();
     let mut accepted = 0;
     for s in [SMALLEST, LARGEST] {
         let good = board(s);
@@ -148,7 +173,7 @@ fn verifier_accepts_a_cell_exchange_exactly_when_it_gives_a_solution() {
                 }
                 let mut b = good;
                 b.swap(i, j);
-                let ok = verify_with(&b, &shapes).is_ok();
+                let ok = verify_with(&b, &pieces).is_ok();
                 assert_eq!(
                     ok,
                     solutions.contains(&b),
@@ -169,22 +194,23 @@ fn verifier_accepts_a_cell_exchange_exactly_when_it_gives_a_solution() {
 #[test]
 fn full_solve_finds_2098_with_the_known_extremes() {
     for threads in [1, 2] {
-        let r = solve(usize::MAX, threads);
-        assert_eq!(r.count, ALL_SOLUTIONS, "threads {threads}");
+        let r = meteor(u64::MAX, threads, false);
+        assert_eq!(r.summary.solutions, ALL_SOLUTIONS, "threads {threads}");
         assert_eq!(r.smallest.map(|b| show(&b)).as_deref(), Some(SMALLEST));
         assert_eq!(r.largest.map(|b| show(&b)).as_deref(), Some(LARGEST));
-        assert_eq!(r.nodes, 0, "nodes are counted only with stats");
+        assert_eq!(r.summary.nodes, None, "nodes are counted only with stats");
+        assert!(r.summary.complete);
     }
 }
 
 #[test]
 fn full_render_is_the_benchmarks_game_output() {
-    let text = render(&solve(usize::MAX, 2));
-    assert_eq!(text, common::expected_full_output());
-    let (count, boards) = common::parse_output(&text).unwrap();
+    let text = render(&meteor(u64::MAX, 2, false));
+    assert_eq!(text, crate::common::expected_full_output());
+    let (count, boards) = crate::common::parse_output(&text).unwrap();
     assert_eq!(count, ALL_SOLUTIONS);
     assert_eq!(boards, vec![board(SMALLEST), board(LARGEST)]);
-    if let Some(reference) = common::reference_output() {
+    if let Some(reference) = crate::common::reference_output() {
         assert_eq!(text.as_bytes(), reference.as_slice());
     }
 }
@@ -192,15 +218,15 @@ fn full_render_is_the_benchmarks_game_output() {
 #[test]
 fn every_solution_verifies_and_they_are_distinct() {
     let all = all_solutions();
-    assert_eq!(all.len(), ALL_SOLUTIONS);
-    let shapes = reference_shapes();
+    assert_eq!(all.len() as u64, ALL_SOLUTIONS);
+    let pieces = meteor::pieces();
     for b in &all {
-        if let Err(e) = verify_with(b, &shapes) {
+        if let Err(e) = verify_with(b, &pieces) {
             panic!("{}: {e}", show(b));
         }
     }
     let set: BTreeSet<Board> = all.iter().copied().collect();
-    assert_eq!(set.len(), ALL_SOLUTIONS, "duplicate solutions");
+    assert_eq!(set.len() as u64, ALL_SOLUTIONS, "duplicate solutions");
     assert_eq!(set.first(), Some(&board(SMALLEST)));
     assert_eq!(set.last(), Some(&board(LARGEST)));
     // Closed under the half turn, with no solution its own half turn: 1049 pairs.
@@ -211,73 +237,27 @@ fn every_solution_verifies_and_they_are_distinct() {
     }
 }
 
-#[test]
-fn pruning_and_the_half_turn_restriction_lose_no_solution() {
-    let reference = sorted(all_solutions());
-    for prune in [true, false] {
-        for half in [true, false] {
-            let (tables, _) = meteor_tables(prune, half);
-            assert_eq!(tables.half_turn_piece.is_some(), half);
-            let got = sorted(all_solutions_from(&tables, 2));
-            assert_eq!(got.len(), ALL_SOLUTIONS, "prune {prune}, half turn {half}");
-            assert!(got == reference, "prune {prune}, half turn {half}");
-        }
-    }
+fn summary(r: &Report) -> (u64, Option<Board>, Option<Board>) {
+    (r.summary.solutions, r.smallest, r.largest)
 }
 
 #[test]
-fn all_solutions_do_not_depend_on_threads() {
-    let (tables, _) = meteor_tables(true, true);
-    let one = all_solutions_from(&tables, 1);
-    assert_eq!(one.len(), ALL_SOLUTIONS);
-    for threads in [2, 4] {
-        assert!(
-            all_solutions_from(&tables, threads) == one,
-            "threads {threads}"
-        );
-    }
-}
-
-fn summary(r: &Report) -> (usize, Option<Board>, Option<Board>) {
-    (r.count, r.smallest, r.largest)
-}
-
-#[test]
-fn limited_search_is_deterministic_and_takes_a_prefix_of_the_search_order() {
-    // In search order, each solution followed by its half turn; the same order the
-    // baked tables give, since they equal the run-time tables (tests/tables.rs).
-    let order = all_solutions_from(&meteor_tables(true, true).0, 1);
-    assert_eq!(order.len(), ALL_SOLUTIONS);
-    for pair in order.chunks(2) {
-        assert_eq!(pair[1], half_turn(&pair[0]));
-    }
-    let limits = [
-        1,
-        2,
-        3,
-        10,
-        99,
-        100,
-        1000,
-        2097,
-        2098,
-        2099,
-        5000,
-        usize::MAX,
-    ];
-    for limit in limits {
+fn limited_runs_are_pairs_and_do_not_depend_on_threads() {
+    // The limit counts whole pairs (a solution and its half turn): N rounded up to
+    // even, at most 2098; the extremes are among exactly those solutions. (That they
+    // are a prefix of the search order is tested against the search itself in the
+    // library's unit tests.)
+    let all: BTreeSet<Board> = all_solutions().into_iter().collect();
+    for limit in [1, 2, 3, 10, 99, 100, 1000, 2097, 2098, 2099, 5000, u64::MAX] {
         let expected = limit.saturating_add(limit % 2).min(ALL_SOLUTIONS);
-        let first = solve(limit, 1);
-        assert_eq!(first.count, expected, "limit {limit}");
-        let prefix = &order[..expected];
-        assert_eq!(
-            first.smallest,
-            prefix.iter().min().copied(),
-            "limit {limit}"
-        );
-        assert_eq!(first.largest, prefix.iter().max().copied(), "limit {limit}");
+        let first = meteor(limit, 1, false);
+        assert_eq!(first.summary.solutions, expected, "limit {limit}");
+        assert_eq!(first.summary.complete, expected < limit, "limit {limit}");
+        for b in [first.smallest.unwrap(), first.largest.unwrap()] {
+            assert!(all.contains(&b), "limit {limit}: {}", show(&b));
+        }
         for threads in [2, 4] {
-            let r = solve(limit, threads);
+            let r = meteor(limit, threads, false);
             assert_eq!(
                 summary(&r),
                 summary(&first),
@@ -290,8 +270,9 @@ fn limited_search_is_deterministic_and_takes_a_prefix_of_the_search_order() {
 #[test]
 fn limit_zero_finds_nothing() {
     for threads in [1, 2, 4] {
-        let r = solve(0, threads);
-        assert_eq!(r.count, 0);
+        let r = meteor(0, threads, true);
+        assert_eq!(r.summary.solutions, 0);
+        assert_eq!(r.summary.nodes, Some(0), "nothing is searched");
         assert_eq!(r.smallest, None);
         assert_eq!(r.largest, None);
         assert_eq!(render(&r), "0 solutions found\n\n");
@@ -300,24 +281,26 @@ fn limit_zero_finds_nothing() {
 
 #[test]
 fn limited_boards_verify() {
-    let shapes = reference_shapes();
+    let pieces = meteor::pieces();
     for threads in [1, 2] {
-        let r = solve(10, threads);
+        let r = meteor(10, threads, false);
         for b in [r.smallest.unwrap(), r.largest.unwrap()] {
-            assert_eq!(verify_with(&b, &shapes), Ok(()), "{}", show(&b));
+            assert_eq!(verify_with(&b, &pieces), Ok(()), "{}", show(&b));
         }
     }
 }
 
 #[test]
 fn stats_count_nodes_without_changing_the_result() {
-    let plain = solve(usize::MAX, 1);
-    let one = solve_with_stats(usize::MAX, 1, true);
-    let two = solve_with_stats(usize::MAX, 2, true);
+    let plain = meteor(u64::MAX, 1, false);
+    let one = meteor(u64::MAX, 1, true);
+    let two = meteor(u64::MAX, 2, true);
     assert_eq!(summary(&one), summary(&plain));
     assert_eq!(summary(&two), summary(&plain));
-    // Every solution is a leaf of the search tree; a full search visits the same tree
-    // whatever the number of threads.
-    assert!(one.nodes >= ALL_SOLUTIONS as u64 / 2, "nodes {}", one.nodes);
-    assert_eq!(one.nodes, two.nodes);
+    // Every pair of solutions is a leaf of the search tree; a full search visits the
+    // same tree whatever the number of threads. 51,786 nodes: README.md.
+    let nodes = one.summary.nodes.unwrap();
+    assert!(nodes >= ALL_SOLUTIONS / 2, "nodes {nodes}");
+    assert_eq!(nodes, 51_786);
+    assert_eq!(two.summary.nodes, Some(nodes));
 }

@@ -1,21 +1,40 @@
 //! The meteor placement tables: the copy `build.rs` baked into the binary against the
 //! run-time generator, and both against an independent enumeration of placements
-//! (`tests/common/verify.rs`, its own hex geometry).
+//! (the tests' verifier, `tests/it/common/tiling.rs`, with its own hex geometry).
 //!
 //! Known facts used: the board is 5 x 10 and the ten pieces are the pentahexes of the
-//! smallest Benchmarks Game solution (`../shared/known-counts.md`).
-
-mod common;
+//! smallest Benchmarks Game solution (`docs/known-counts.md`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::verify::{
-    self, adjacent, canonical, cube_of, orientations, placements_on_board, Shape,
-};
-use polytile::meteor::window;
-use polytile::search::{Lane, Lanes};
-use polytile::tables::generate::{meteor_tables, Placement, Tables};
-use polytile::tables::meteor as baked;
+use super::tiling::meteor::{self as verify, point_of};
+use super::tiling::{self, adjacent, images, Pt};
+use crate::grid::{Grid, Motion};
+use crate::meteor::{baked, WINDOW};
+use crate::search::{Lane, Lanes};
+use crate::tables::generate::meteor_tables;
+use crate::tables::{Placement, Tables};
+
+/// The verifier's canonical form of a free pentahex.
+fn canonical(shape: &[Pt]) -> Vec<Pt> {
+    tiling::canonical(Grid::Hex, shape, Motion::Free)
+}
+
+/// Every placement of `shape` on the whole meteor board, as sorted board cells,
+/// enumerated by the verifier.
+fn placements_on_board(shape: &[Pt]) -> BTreeSet<Vec<usize>> {
+    let cells = [true; verify::CELLS];
+    tiling::placements(
+        Grid::Hex,
+        verify::WIDTH,
+        verify::HEIGHT,
+        &cells,
+        shape,
+        Motion::Free,
+    )
+    .into_iter()
+    .collect()
+}
 
 /// One table group: the placements of `piece` anchored at window bit `anchor` with the
 /// window at `offset`, each with its orientation index.
@@ -30,16 +49,12 @@ struct Group {
 /// of [`Tables`] (besides the layout checks in `layout_of_the_tables`).
 fn groups(t: &Tables) -> Vec<Group> {
     let mut out = Vec::new();
-    for offset in 0..t.offsets {
-        for anchor in 0..t.anchors {
-            for piece in 0..t.pieces {
-                let g = t.group(offset, anchor, piece);
-                let placements = t
-                    .placements_at(offset, anchor, piece)
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, p)| (p, t.orientation_of[g * t.slots + i]))
-                    .collect();
+    for g in t.groups() {
+        let (offset, anchor, piece) = t.layout.place(g);
+        assert_eq!(t.layout.group(offset, anchor, piece), g);
+        let placements = t.group_entries(g).collect();
+        {
+            {
                 out.push(Group {
                     offset,
                     anchor,
@@ -68,7 +83,7 @@ fn cells(t: &Tables, offset: usize, mask: u64) -> Vec<usize> {
 
 /// Per piece, the set of placements (sorted absolute cells) the tables hold.
 fn placement_sets(t: &Tables) -> Vec<BTreeSet<Vec<usize>>> {
-    let mut out = vec![BTreeSet::new(); t.pieces];
+    let mut out = vec![BTreeSet::new(); t.layout.pieces];
     for g in groups(t) {
         for (p, _) in &g.placements {
             out[g.piece].insert(cells(t, g.offset, p.mask));
@@ -122,11 +137,11 @@ fn baked_tables_equal_the_run_time_tables_byte_for_byte() {
     assert_eq!(baked::HEIGHT, t.height);
     assert_eq!(baked::SHIFT_ROWS, t.shift_rows);
     assert_eq!(baked::OFFSETS, t.offsets);
-    assert_eq!(baked::ANCHORS, t.anchors);
-    assert_eq!(baked::PIECES, t.pieces);
+    assert_eq!(baked::ANCHORS, t.layout.anchors);
+    assert_eq!(baked::PIECES, t.layout.pieces);
     assert_eq!(baked::FILLABLE, t.fillable);
-    assert_eq!(Some(baked::HALF_TURN_PIECE), t.half_turn_piece);
-    assert_eq!(baked::SLOTS, t.slots);
+    assert_eq!(Some(baked::HALF_TURN_PIECE), t.restricted_piece);
+    assert_eq!(baked::SLOTS, t.layout.slots);
     assert_eq!(baked::BAND_ROWS, t.band_rows);
     // The baked masks are narrowed to the search's lane type (every placement fits it);
     // compare them with the run-time tables narrowed the same way, and, widened, with
@@ -134,7 +149,7 @@ fn baked_tables_equal_the_run_time_tables_byte_for_byte() {
     let masks = narrow_like(baked::MASKS.as_flattened(), &t.masks);
     let islands = narrow_like(baked::ISLANDS.as_flattened(), &t.islands);
     for (i, (&m, &x)) in masks.iter().zip(&islands).enumerate() {
-        if i % t.slots < t.counts[i / t.slots] as usize {
+        if i % t.layout.slots < t.counts[i / t.layout.slots] as usize {
             assert_eq!(
                 (m.widen(), x.widen()),
                 (t.masks[i], t.islands[i]),
@@ -148,7 +163,7 @@ fn baked_tables_equal_the_run_time_tables_byte_for_byte() {
         .into_iter()
         .flat_map(|g| g.placements.into_iter().map(|(p, _)| p))
         .collect();
-    let arrays: [(&str, &[u8], &[u8]); 10] = [
+    let arrays: [(&str, &[u8], &[u8]); 9] = [
         ("COUNTS", &baked::COUNTS, &t.counts),
         (
             "USED_SLOTS",
@@ -174,12 +189,8 @@ fn baked_tables_equal_the_run_time_tables_byte_for_byte() {
         ),
         ("NOT_CELLS", bytes(&baked::NOT_CELLS), bytes(&t.not_cells)),
         ("BAND_AT", &baked::BAND_AT, &t.band_at),
-        (
-            "placements",
-            bytes(&baked_placements),
-            bytes(&run_placements),
-        ),
     ];
+    assert!(baked_placements == run_placements, "the placements differ");
     for (name, b, r) in arrays {
         assert_eq!(b.len(), r.len(), "{name}: lengths differ");
         assert!(b == r, "{name} differs");
@@ -188,7 +199,7 @@ fn baked_tables_equal_the_run_time_tables_byte_for_byte() {
     // masked off by USED_SLOTS, may hold anything).
     let lanes = lanes_like(baked::MASKS.as_flattened(), &t);
     for (g, &n) in t.counts.iter().enumerate() {
-        let used = g * t.slots..g * t.slots + n as usize;
+        let used = g * t.layout.slots..g * t.layout.slots + n as usize;
         assert!(
             lanes.masks[used.clone()] == baked::MASKS.as_flattened()[used.clone()],
             "group {g}"
@@ -200,7 +211,7 @@ fn baked_tables_equal_the_run_time_tables_byte_for_byte() {
     }
 
     // And the search reads exactly these.
-    let w = window();
+    let w = &WINDOW;
     assert!(std::ptr::eq(
         bytes(w.masks),
         bytes(baked::MASKS.as_flattened())
@@ -214,8 +225,8 @@ fn baked_tables_equal_the_run_time_tables_byte_for_byte() {
     assert!(std::ptr::eq(w.bad_band[0], &baked::BAD_BAND_EVEN[..]));
     assert!(std::ptr::eq(w.bad_band[1], &baked::BAD_BAND_ODD[..]));
     assert!(std::ptr::eq(w.band_at, &baked::BAND_AT));
-    assert_eq!(w.anchors, t.anchors);
-    assert_eq!(w.pieces, t.pieces);
+    assert_eq!(w.layout.anchors, t.layout.anchors);
+    assert_eq!(w.layout.pieces, t.layout.pieces);
     assert_eq!(w.shift as usize, t.shift_rows * t.width);
     assert_eq!(w.shift_rows, t.shift_rows);
     assert!(std::ptr::eq(w.can_fit, &baked::CAN_FIT[..]));
@@ -232,19 +243,23 @@ fn baked_tables_equal_the_run_time_tables_byte_for_byte() {
 fn layout_of_the_tables() {
     for (prune, half, t) in all_options() {
         let ctx = format!("prune {prune}, half turn {half}");
-        let n = t.offsets * t.anchors * t.pieces;
+        let n = t.offsets * t.layout.anchors * t.layout.pieces;
         assert_eq!(t.counts.len(), n, "{ctx}");
         assert_eq!(t.used_slots.len(), n, "{ctx}");
         for v in [t.masks.len(), t.islands.len(), t.orientation_of.len()] {
-            assert_eq!(v, n * t.slots, "{ctx}");
+            assert_eq!(v, n * t.layout.slots, "{ctx}");
         }
-        assert_eq!(t.slots % 4, 0, "{ctx}");
-        assert!(t.slots >= 12 && t.slots <= 32, "{ctx}: {} slots", t.slots);
+        assert_eq!(t.layout.slots % 4, 0, "{ctx}");
+        assert!(
+            t.layout.slots >= 12 && t.layout.slots <= 32,
+            "{ctx}: {} slots",
+            t.layout.slots
+        );
         for g in 0..n {
             let c = t.counts[g] as usize;
-            assert!(c <= t.slots, "{ctx}: group {g}");
+            assert!(c <= t.layout.slots, "{ctx}: group {g}");
             assert_eq!(t.used_slots[g] as u64, (1u64 << c) - 1, "{ctx}: group {g}");
-            let pad = &t.masks[g * t.slots + c..(g + 1) * t.slots];
+            let pad = &t.masks[g * t.layout.slots + c..(g + 1) * t.layout.slots];
             assert!(pad.iter().all(|&m| m == u64::MAX), "{ctx}: group {g}");
         }
         assert_eq!(t.placement_count(), placement_count(&t), "{ctx}");
@@ -271,9 +286,9 @@ fn layout_of_the_tables() {
 fn shape_of_the_tables() {
     for (prune, half, t) in all_options() {
         let ctx = format!("prune {prune}, half turn {half}");
-        assert_eq!((t.width, t.height, t.pieces), (5, 10, 10), "{ctx}");
+        assert_eq!((t.width, t.height, t.layout.pieces), (5, 10, 10), "{ctx}");
         // Offsets cover the board; anchors are the first shift_rows rows of the window.
-        assert_eq!(t.anchors, t.shift_rows * t.width, "{ctx}");
+        assert_eq!(t.layout.anchors, t.shift_rows * t.width, "{ctx}");
         assert!(t.offsets * t.shift_rows >= t.height, "{ctx}");
         // Ten pentahexes fill any multiple of 5 cells up to 50.
         let fillable = (0..=10).fold(0u64, |m, k| m | 1 << (5 * k));
@@ -283,7 +298,7 @@ fn shape_of_the_tables() {
 
 #[test]
 fn every_placement_is_its_piece_anchored_at_its_slot() {
-    let shapes = verify::reference_shapes();
+    let shapes = verify::shapes();
     for (prune, half, t) in all_options() {
         let ctx = format!("prune {prune}, half turn {half}");
         let (_, census) = meteor_tables(prune, half);
@@ -306,7 +321,10 @@ fn every_placement_is_its_piece_anchored_at_its_slot() {
                     abs.iter().all(|&c| c < verify::CELLS),
                     "{at}: off the board"
                 );
-                let shape: Shape = cells(&t, offset, p.mask).into_iter().map(cube_of).collect();
+                let shape: Vec<Pt> = cells(&t, offset, p.mask)
+                    .into_iter()
+                    .map(point_of)
+                    .collect();
                 assert_eq!(canonical(&shape), shapes[piece], "{at}: not piece {piece}");
                 assert!(seen.insert(p.mask), "{at}: duplicate");
                 let orient = &census.orientations[piece];
@@ -323,7 +341,7 @@ fn unpruned_tables_hold_every_placement_once() {
     let got = placement_sets(&t);
     let total: usize = got.iter().map(BTreeSet::len).sum();
     assert_eq!(total, placement_count(&t), "a placement is stored twice");
-    for (piece, shape) in verify::reference_shapes().iter().enumerate() {
+    for (piece, shape) in verify::shapes().iter().enumerate() {
         assert!(got[piece] == placements_on_board(shape), "piece {piece}");
     }
 }
@@ -331,13 +349,13 @@ fn unpruned_tables_hold_every_placement_once() {
 #[test]
 fn orientation_counts_match_an_independent_count() {
     let (t, census) = meteor_tables(false, false);
-    for (piece, shape) in verify::reference_shapes().iter().enumerate() {
-        let n = orientations(shape).len();
+    for (piece, shape) in verify::shapes().iter().enumerate() {
+        let n = images(Grid::Hex, shape, Motion::Free).len();
         assert_eq!(census.orientations[piece].len(), n, "piece {piece}");
         assert!(
-            n <= t.slots,
+            n <= t.layout.slots,
             "piece {piece}: {n} orientations, {} slots",
-            t.slots
+            t.layout.slots
         );
     }
 }
@@ -354,7 +372,7 @@ fn pruning_strictly_reduces_the_placements() {
         );
         let kept = placement_sets(&pruned);
         let all = placement_sets(&full);
-        for piece in 0..full.pieces {
+        for piece in 0..full.layout.pieces {
             assert!(kept[piece].is_subset(&all[piece]), "piece {piece}");
         }
         // The census agrees with the tables.
@@ -367,7 +385,7 @@ fn pruning_strictly_reduces_the_placements() {
 
 /// Per piece, the orientations the tables use.
 fn used_orientations(t: &Tables) -> Vec<BTreeSet<u8>> {
-    let mut out = vec![BTreeSet::new(); t.pieces];
+    let mut out = vec![BTreeSet::new(); t.layout.pieces];
     for g in groups(t) {
         out[g.piece].extend(g.placements.iter().map(|&(_, o)| o));
     }
@@ -378,14 +396,14 @@ fn used_orientations(t: &Tables) -> Vec<BTreeSet<u8>> {
 fn the_half_turn_restriction_keeps_one_placement_of_each_pair() {
     let (all, census) = meteor_tables(false, false);
     let (half, _) = meteor_tables(false, true);
-    assert_eq!(all.half_turn_piece, None);
-    let h = half.half_turn_piece.expect("a piece is restricted");
+    assert_eq!(all.restricted_piece, None);
+    let h = half.restricted_piece.expect("a piece is restricted");
     assert_eq!(h, baked::HALF_TURN_PIECE);
 
     // Orientations: every piece keeps all of them (the restriction is by placement).
     let all_used = used_orientations(&all);
     let half_used = used_orientations(&half);
-    for piece in 0..all.pieces {
+    for piece in 0..all.layout.pieces {
         let orients = census.orientations[piece].len();
         assert_eq!(all_used[piece].len(), orients, "piece {piece}");
         if piece != h {
@@ -402,7 +420,7 @@ fn the_half_turn_restriction_keeps_one_placement_of_each_pair() {
         v.sort_unstable();
         v
     };
-    for piece in 0..all.pieces {
+    for piece in 0..all.layout.pieces {
         if piece != h {
             assert!(half_sets[piece] == all_sets[piece], "piece {piece}");
             continue;
@@ -454,11 +472,11 @@ impl BandJudge {
         let neighbours = (0..bits)
             .map(|i| {
                 (0..bits)
-                    .filter(|&j| adjacent(cube_of(base + i), cube_of(base + j)))
+                    .filter(|&j| adjacent(Grid::Hex, point_of(base + i), point_of(base + j)))
                     .fold(0u64, |m, j| m | 1 << j)
             })
             .collect();
-        let placements = verify::reference_shapes()
+        let placements = verify::shapes()
             .iter()
             .map(|shape| {
                 placements_on_board(shape)

@@ -1,7 +1,7 @@
 //! The puzzle file format: the shipped data files, one test per error, and no panics
 //! on mutated or random input.
 //!
-//! Known facts used: the piece sets and boards of `../shared/known-counts.md`; the
+//! Known facts used: the piece sets and boards of `docs/known-counts.md`; the
 //! meteor pieces are the pentahexes of the smallest Benchmarks Game solution. The
 //! polyform sets are checked against an enumeration here (all connected n-cell sets,
 //! up to the generator's `orientations`), not against hand-written lists.
@@ -9,10 +9,10 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use polytile::puzzle::{self, ErrorKind, Puzzle, PuzzleError};
-use polytile::tables::generate::{
-    meteor_board, meteor_pieces, orientations, Board, Grid, Motion, Point,
-};
+use polytile::grid::meteor::{board as meteor_board, pieces as meteor_pieces};
+use polytile::grid::orientations;
+use polytile::puzzle::{Puzzle, PuzzleError, PuzzleErrorKind as ErrorKind};
+use polytile::{Board, Grid, Motion, Point};
 
 fn data_path(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -21,7 +21,7 @@ fn data_path(name: &str) -> PathBuf {
 }
 
 fn data(name: &str) -> Puzzle {
-    puzzle::load(&data_path(name)).unwrap_or_else(|e| panic!("{e}"))
+    Puzzle::load(&data_path(name)).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The smallest orientation of a shape under `motion`: equal for congruent shapes.
@@ -57,7 +57,7 @@ fn polyforms(grid: Grid, n: usize, motion: Motion) -> BTreeSet<Vec<Point>> {
 fn canonical_set(p: &Puzzle, motion: Motion) -> BTreeSet<Vec<Point>> {
     p.pieces
         .iter()
-        .map(|piece| canonical(p.grid, &piece.cells, motion))
+        .map(|piece| canonical(p.board.grid, &piece.cells, motion))
         .collect()
 }
 
@@ -73,7 +73,7 @@ fn board_area(b: &Board) -> usize {
 /// puzzle back as text and parsing it gives the same puzzle.
 fn check_common(p: &Puzzle, name: &str, grid: Grid, width: usize, height: usize) {
     assert_eq!(p.name, name);
-    assert_eq!(p.grid, grid);
+    assert_eq!(p.board.grid, grid);
     assert_eq!(p.board.grid, grid);
     assert_eq!((p.board.width, p.board.height), (width, height), "{name}");
     assert_eq!(p.board.cells.len(), width * height);
@@ -85,7 +85,7 @@ fn check_common(p: &Puzzle, name: &str, grid: Grid, width: usize, height: usize)
         .sum();
     assert_eq!(pieces, board_area(&p.board), "{name}: areas");
     assert!(p.pieces.iter().all(|q| q.count == 1));
-    let again = puzzle::parse(&p.to_text(), "again.puz").unwrap_or_else(|e| panic!("{e}"));
+    let again = Puzzle::parse(&p.to_text(), "again.puz").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(&again, p, "{name}: to_text round trip");
 }
 
@@ -156,10 +156,8 @@ fn one_sided_file_holds_the_18_one_sided_pentominoes() {
             .iter()
             .find(|q| q.name == small.name.to_uppercase())
             .expect("a capital for every small letter");
-        let free =
-            |q: &polytile::tables::generate::Piece| canonical(p.grid, &q.cells, Motion::Free);
-        let one =
-            |q: &polytile::tables::generate::Piece| canonical(p.grid, &q.cells, Motion::OneSided);
+        let free = |q: &polytile::Piece| canonical(p.board.grid, &q.cells, Motion::Free);
+        let one = |q: &polytile::Piece| canonical(p.board.grid, &q.cells, Motion::OneSided);
         assert_eq!(free(small), free(capital), "{}", small.name);
         assert_ne!(one(small), one(capital), "{}", small.name);
     }
@@ -190,7 +188,7 @@ fn every_data_file_parses() {
     for entry in std::fs::read_dir(dir).expect("data/ exists") {
         let path = entry.expect("a directory entry").path();
         if path.extension().is_some_and(|e| e == "puz") {
-            let p = puzzle::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            let p = Puzzle::load(&path).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(
                 Some(p.name.as_str()),
                 path.file_stem().and_then(|s| s.to_str())
@@ -207,7 +205,7 @@ fn every_data_file_parses() {
 fn hex_rows_are_offset_and_spaces_are_ignored() {
     // Odd rows sit half a cell east: (1, 0) touches (0, 0) and (0, 1).
     let text = "grid: hex\nboard:\n  x x\n   x x\n\npiece A: fixed\nA A\n A\n\npiece B:\n. x\n";
-    let p = puzzle::parse(text, "h.puz").unwrap();
+    let p = Puzzle::parse(text, "h.puz").unwrap();
     assert_eq!((p.board.width, p.board.height), (2, 2));
     assert_eq!(p.pieces[0].cells, vec![(0, 0), (1, 0), (0, 1)]);
     assert_eq!(p.pieces[0].motion, Motion::Fixed);
@@ -217,13 +215,13 @@ fn hex_rows_are_offset_and_spaces_are_ignored() {
 #[test]
 fn board_is_trimmed_to_its_cells_keeping_hex_row_parity() {
     let square = "grid: square\nboard:\n....\n.x..\n.xx.\n....\n\npiece A: count 3\nx\n";
-    let p = puzzle::parse(square, "s.puz").unwrap();
+    let p = Puzzle::parse(square, "s.puz").unwrap();
     assert_eq!((p.board.width, p.board.height), (2, 2));
     assert_eq!(p.board.cells, [true, false, true, true]);
     assert_eq!(p.pieces[0].count, 3);
     // On the hex grid a single leading hole row stays, so row 2 stays an even row.
     let hex = "grid: hex\nboard:\n. . .\n . . .\n. . .\n . x .\n\npiece A:\nx\n";
-    let p = puzzle::parse(hex, "h.puz").unwrap();
+    let p = Puzzle::parse(hex, "h.puz").unwrap();
     assert_eq!((p.board.width, p.board.height), (1, 2));
     assert_eq!(p.board.cells, [false, true]);
 }
@@ -234,7 +232,7 @@ fn comments_settings_and_defaults() {
                 motion: one-sided\r\nleftover: allowed\r\nboard:\r\nx.x # a comment\r\n\
                 # a comment line inside a drawing is not a row\r\nxxx\r\n\r\n\
                 piece L: fixed count 2\r\nxx\r\n\r\npiece I:\r\nxxx\r\n";
-    let p = puzzle::parse(text, "dir/t.puz").unwrap();
+    let p = Puzzle::parse(text, "dir/t.puz").unwrap();
     assert_eq!(p.name, "Tiny one");
     assert!(p.allow_leftover);
     assert_eq!((p.board.width, p.board.height), (3, 2));
@@ -242,7 +240,7 @@ fn comments_settings_and_defaults() {
     assert_eq!(p.pieces[0].count, 2);
     assert_eq!(p.pieces[1].motion, Motion::OneSided);
     // Without a name line the name is the file name without its extension.
-    let p = puzzle::parse("grid: square\nboard:\nx\n\npiece A:\nx\n", "dir/small.puz").unwrap();
+    let p = Puzzle::parse("grid: square\nboard:\nx\n\npiece A:\nx\n", "dir/small.puz").unwrap();
     assert_eq!(p.name, "small");
     assert_eq!(p.pieces[0].motion, Motion::Free);
     assert!(!p.allow_leftover);
@@ -252,7 +250,7 @@ fn comments_settings_and_defaults() {
 fn labels_are_distinct_characters() {
     let text = "grid: square\nleftover: allowed\nboard:\nxxx\n\npiece Ab:\nx\n\npiece Ac:\nx\n\n\
                 piece B:\nx\n\npiece C1:\nx\n";
-    let p = puzzle::parse(text, "t.puz").unwrap();
+    let p = Puzzle::parse(text, "t.puz").unwrap();
     // 'Ac' clashes with 'Ab'; 'C' is the first name of another piece, so it gets 'D'.
     assert_eq!(p.labels(), ['A', 'D', 'B', 'C']);
 }
@@ -261,7 +259,7 @@ fn labels_are_distinct_characters() {
 
 /// The message of parsing `text` as `t.puz`, which must fail.
 fn error(text: &str) -> String {
-    match puzzle::parse(text, "t.puz") {
+    match Puzzle::parse(text, "t.puz") {
         Ok(p) => panic!("parsed: {p:?}"),
         Err(e) => e.to_string(),
     }
@@ -273,19 +271,19 @@ const GOOD: &str = "grid: square\nboard:\nxx\nxx\n\npiece A:\nxx\n\npiece B:\nxx
 
 #[test]
 fn good_base_parses() {
-    assert!(puzzle::parse(GOOD, "t.puz").is_ok());
+    assert!(Puzzle::parse(GOOD, "t.puz").is_ok());
 }
 
 #[test]
 fn error_not_utf8() {
-    let e = puzzle::parse_bytes(b"grid: square\nboard:\nx\xffx\n", "t.puz").unwrap_err();
+    let e = Puzzle::parse_bytes(b"grid: square\nboard:\nx\xffx\n", "t.puz").unwrap_err();
     assert_eq!(
         e.to_string(),
         "t.puz:3:2: invalid UTF-8 (byte 0xFF); expected a UTF-8 text file"
     );
     assert_eq!(e.kind(), Some(&ErrorKind::NotUtf8 { byte: 0xFF }));
     // Columns count characters: 'é' is two bytes but one column.
-    let e = puzzle::parse_bytes(
+    let e = Puzzle::parse_bytes(
         "# é\u{1F600}"
             .as_bytes()
             .iter()
@@ -302,12 +300,12 @@ fn error_not_utf8() {
         "{e}"
     );
     // A byte-order mark is not a column.
-    let e = puzzle::parse_bytes(b"\xef\xbb\xbfgrid\xff", "t.puz").unwrap_err();
+    let e = Puzzle::parse_bytes(b"\xef\xbb\xbfgrid\xff", "t.puz").unwrap_err();
     assert!(e.to_string().starts_with("t.puz:1:5: "), "{e}");
     // And through `load`, naming the file.
     let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("not-utf8.puz");
     std::fs::write(&path, b"grid: square\n\xc3(\n").unwrap();
-    let e = puzzle::load(&path).unwrap_err();
+    let e = Puzzle::load(&path).unwrap_err();
     assert_eq!(
         e.to_string(),
         format!(
@@ -319,7 +317,7 @@ fn error_not_utf8() {
 
 #[test]
 fn error_file_not_found() {
-    let e = puzzle::load(Path::new("data/no-such-puzzle.puz")).unwrap_err();
+    let e = Puzzle::load(Path::new("data/no-such-puzzle.puz")).unwrap_err();
     assert!(matches!(e, PuzzleError::Io { .. }));
     assert!(
         e.to_string()
@@ -491,7 +489,7 @@ fn error_piece_not_connected() {
          2nd, 4th, ... line of a drawing) sit half a cell east of even rows)"
     );
     let joined = "grid: hex\nboard:\nx x\n\npiece A:\n. x\n x\n";
-    assert!(puzzle::parse(joined, "t.puz").is_ok());
+    assert!(Puzzle::parse(joined, "t.puz").is_ok());
 }
 
 #[test]
@@ -508,7 +506,7 @@ fn error_areas_differ() {
     );
     // Leftovers may exceed the board, never fall short of it.
     let over = "grid: square\nleftover: allowed\nboard:\nxxx\n\npiece A: count 2\nxx\n";
-    assert!(puzzle::parse(over, "t.puz").unwrap().allow_leftover);
+    assert!(Puzzle::parse(over, "t.puz").unwrap().allow_leftover);
     assert_eq!(
         error("grid: square\nleftover: allowed\nboard:\nxxx\n\npiece A:\nxx\n"),
         "t.puz:3:1: the pieces cover 2 cells but the board has 3; expected at least as many \
@@ -645,7 +643,7 @@ impl Rng {
 /// Parses `text`; it may fail, but with a positioned message, and a success must be a
 /// puzzle that keeps the documented invariants. Returns whether it parsed.
 fn parse_checked(text: &str) -> bool {
-    match puzzle::parse(text, "t.puz") {
+    match Puzzle::parse(text, "t.puz") {
         Ok(p) => {
             assert!(!p.pieces.is_empty());
             assert_eq!(p.board.cells.len(), p.board.width * p.board.height);
@@ -662,7 +660,7 @@ fn parse_checked(text: &str) -> bool {
                 .iter()
                 .all(|q| !q.cells.is_empty() && q.cells.len() <= area));
             assert_eq!(p.labels().len(), p.pieces.len());
-            let again = puzzle::parse(&p.to_text(), "t.puz").unwrap_or_else(|e| panic!("{e}"));
+            let again = Puzzle::parse(&p.to_text(), "t.puz").unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(again, p);
             true
         }
@@ -745,7 +743,7 @@ fn no_panics_on_mutated_or_random_input() {
                 _ => b"xX.# :\n0apiecegridhexboard"[rng.below(26)],
             })
             .collect();
-        match puzzle::parse_bytes(&bytes, "t.puz") {
+        match Puzzle::parse_bytes(&bytes, "t.puz") {
             Ok(_) => {}
             Err(e) => assert!(e.to_string().starts_with("t.puz:"), "{e}"),
         }

@@ -1,26 +1,25 @@
 //! `polytile sums FILE`, `polytile magic-hexagon` and `polytile magic-square N`: output
 //! formats, options, exit codes and error lines.
 //!
-//! Known counts (`../shared/known-counts.md`; the data files cite their sources): the
+//! Known counts (`docs/known-counts.md`; the data files cite their sources): the
 //! 3 x 3 magic square has 8 solutions, 1 up to its 8 symmetries (the Lo Shu); the 4 x 4
 //! has 7,040, 880 up to symmetry (Frenicle de Bessy, 1693); the order-3 magic hexagon
 //! has 12, 1 up to its 12 symmetries. Drawings are read back and checked with the
 //! independent checkers of `tests/common/sums.rs`, and compared with what the library's
-//! `sums::render::rows` draws for the library's solutions.
+//! `sums::rows` draws for the library's solutions.
 //!
 //! Errors (`docs/sums-format.md`): a malformed file exits with code 2, prints nothing on
 //! standard output and one line on standard error, `FILE:LINE:COLUMN: message`; a bad
 //! argument exits with code 2 and one line. A model without solutions is not an error.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use common::cli::{fails, json_lines, number, parse_text, run_ok, stdout_of, strip, TempFile};
-use common::sums::{magic_square_ok, orbit, square_symmetries};
-use polytile::sums::render;
-use polytile::sums::solve::{solve, Limits};
+use crate::common::cli::{
+    fails, json_lines, number, parse_text, run_ok, stdout_of, strip, TempFile,
+};
+use crate::common::sums::{magic_square_ok, orbit, solve, square_symmetries, Limits};
+use polytile::sums;
 use serde_json::Value;
 
 const SQUARE3: &str = "data/magic-square-3.sum";
@@ -113,7 +112,7 @@ fn drawings_are_the_librarys_solutions_in_order() {
             let want: Vec<Vec<String>> = lib
                 .solutions
                 .iter()
-                .map(|v| render::rows(&model, v))
+                .map(|v| sums::rows(&model, v))
                 .collect();
             assert_eq!(drawings, want, "{args:?}");
         }

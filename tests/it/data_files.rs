@@ -1,7 +1,7 @@
 //! Every puzzle file in `data/` against the known counts stated in its header comment.
 //!
 //! Each file's header says `Known counts: T = ... solutions, D = ... distinct` and names
-//! its source; [`KNOWN`] repeats them (with the source, `../shared/known-counts.md`) and
+//! its source; [`KNOWN`] repeats them (with the source, `docs/known-counts.md`) and
 //! the test checks that the two agree. New files are picked up by listing `data/`: a file
 //! without known counts in its header fails.
 //!
@@ -18,15 +18,12 @@
 //! checks that need it (pairwise distinct, pairwise inequivalent) are skipped and the
 //! others still hold as sets of tilings.
 
-mod common;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use common::tiling::{self, PieceSpec, Pt, Symmetry};
-use polytile::puzzle::Puzzle;
-use polytile::solve::{solve, solve_distinct, Limits, Tiling};
-use polytile::tables::generate::{Grid, Motion};
+use crate::common::tiling::{self, PieceSpec, Pt, Symmetry};
+use crate::common::{solve, solve_distinct, Limits};
+use polytile::{Grid, Motion, Puzzle, Tiling};
 
 /// What a file's pieces are, checked with the verifier's own polyform enumeration.
 #[derive(Clone, Copy, Debug)]
@@ -176,7 +173,7 @@ fn file_name(path: &Path) -> String {
 fn load(path: &Path) -> (Puzzle, Header) {
     let text = std::fs::read_to_string(path).expect("read puzzle file");
     let h = header(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let puzzle = polytile::puzzle::load(path).unwrap_or_else(|e| panic!("{e}"));
+    let puzzle = Puzzle::load(path).unwrap_or_else(|e| panic!("{e}"));
     (puzzle, h)
 }
 
@@ -195,8 +192,16 @@ fn specs(p: &Puzzle) -> Vec<PieceSpec> {
     p.pieces
         .iter()
         .map(|piece| {
-            let pts: Vec<Pt> = piece.cells.iter().map(|&c| to_pt(p.grid, c)).collect();
-            (tiling::to_cells(p.grid, &pts), piece.motion, piece.count)
+            let pts: Vec<Pt> = piece
+                .cells
+                .iter()
+                .map(|&c| to_pt(p.board.grid, c))
+                .collect();
+            (
+                tiling::to_cells(p.board.grid, &pts),
+                piece.motion,
+                piece.count,
+            )
         })
         .collect()
 }
@@ -284,7 +289,7 @@ fn header_parser() {
 fn pieces_are_the_sets_the_files_describe() {
     for &(name, _, _, _, set, _) in KNOWN {
         let (p, _) = load(&data_dir().join(name));
-        let g = p.grid;
+        let g = p.board.grid;
         let specs = specs(&p);
         let class = |s: &PieceSpec, m: Motion| tiling::canonical(g, &tiling::points(g, &s.0), m);
         match set {
@@ -308,7 +313,7 @@ fn pieces_are_the_sets_the_files_describe() {
                 assert_eq!(specs.len(), 10);
                 for (i, s) in specs.iter().enumerate() {
                     assert_eq!(p.pieces[i].name, i.to_string());
-                    let cells: Vec<(usize, usize)> = common::SMALLEST
+                    let cells: Vec<(usize, usize)> = crate::common::SMALLEST
                         .bytes()
                         .enumerate()
                         .filter(|&(_, d)| d == b'0' + i as u8)
@@ -429,7 +434,7 @@ fn meteor_through_the_generic_path() {
     let path = data_dir().join("meteor.puz");
     let (p, _) = load(&path);
     let out = solve(&p.board, &p.pieces, p.allow_leftover, limits(true)).unwrap();
-    assert_eq!(out.count, common::ALL_SOLUTIONS);
+    assert_eq!(out.count as u64, crate::common::ALL_SOLUTIONS);
     // Piece i is named i (checked in pieces_are_the_sets_the_files_describe).
     let digits: BTreeSet<String> = out
         .solutions
@@ -440,11 +445,11 @@ fn meteor_through_the_generic_path() {
                 .collect()
         })
         .collect();
-    assert_eq!(digits.len(), common::ALL_SOLUTIONS);
-    assert_eq!(digits.first().unwrap(), common::SMALLEST);
-    assert_eq!(digits.last().unwrap(), common::LARGEST);
-    let shapes = common::verify::reference_shapes();
+    assert_eq!(digits.len() as u64, crate::common::ALL_SOLUTIONS);
+    assert_eq!(digits.first().unwrap(), crate::common::SMALLEST);
+    assert_eq!(digits.last().unwrap(), crate::common::LARGEST);
+    let pieces = crate::common::tiling::meteor::pieces();
     for s in &digits {
-        common::verify::verify_with(&common::board(s), &shapes).unwrap();
+        crate::common::tiling::meteor::verify_with(&crate::common::board(s), &pieces).unwrap();
     }
 }

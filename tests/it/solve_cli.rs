@@ -2,21 +2,21 @@
 //!
 //! Known facts: the 12 free pentominoes tile the 3 x 20 rectangle in 8 ways, 2 up to
 //! its 4 symmetries (`data/pentomino-3x20.puz`, Wikipedia "Pentomino"; Polyform
-//! Puzzler; `../shared/known-counts.md`). Drawings are checked with the independent
+//! Puzzler; `docs/known-counts.md`). Drawings are checked with the independent
 //! verifier of `tests/common/tiling.rs`.
 //!
 //! Errors (README, `docs/puzzle-format.md`): a bad puzzle file exits with code 2, prints
 //! nothing on standard output and one line on standard error, `FILE:LINE:COLUMN: ...`
 //! (`FILE: ...` for an I/O error); a bad argument exits with code 2 and one line.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use common::cli::{fails, json_lines, number, parse_text, polytile, run_ok, strip, TempFile};
-use common::tiling::{self, PieceSpec, Pt};
-use polytile::tables::generate::Grid;
+use crate::common::cli::{
+    fails, json_lines, number, parse_text, polytile, run_ok, strip, TempFile,
+};
+use crate::common::tiling::{self, PieceSpec, Pt};
+use polytile::{Grid, Puzzle};
 use serde_json::Value;
 
 const FILE: &str = "data/pentomino-3x20.puz";
@@ -38,7 +38,7 @@ fn stdout_of(args: &[&str]) -> String {
 
 /// The pieces of the file as the verifier takes them, and their letters.
 fn pentominoes() -> (Vec<PieceSpec>, Vec<char>) {
-    let p = polytile::puzzle::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(FILE)).unwrap();
+    let p = Puzzle::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(FILE)).unwrap();
     let specs = p
         .pieces
         .iter()

@@ -9,13 +9,10 @@
 //! off by one, to make unsolvable puzzles), plus random equations with other
 //! coefficients and an order constraint.
 
-mod common;
-
 use std::collections::BTreeSet;
 
-use common::sums::verify;
-use common::tiling::Rng;
-use polytile::sums::solve::{solve, Limits};
+use crate::common::sums::{solve, verify, Limits};
+use crate::common::tiling::Rng;
 use polytile::sums::Order;
 
 /// Fills `grid` from cell `i` on with values distinct in each row, column and box.

@@ -4,10 +4,10 @@
 
 use std::path::Path;
 
-use polytile::sums::error::{CellSource, ErrorKind};
 use polytile::sums::{
     load, parse, Equation, Layout, Model, Order, SumsError, SymmetryBreak, MAX_VALUES,
 };
+use polytile::sums::{CellSource, SumsErrorKind as ErrorKind};
 
 fn ok(text: &str) -> Model {
     parse(text, "t.sum").unwrap_or_else(|e| panic!("{e}\n{text}"))

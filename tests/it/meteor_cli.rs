@@ -1,17 +1,15 @@
 //! The `meteor` binary: output, arguments and exit codes.
 //!
-//! Known output: the Benchmarks Game meteor-contest reference output
-//! `../shared/meteor/2098_out` (compared byte for byte when this machine has it) and the
-//! facts from it recorded in `../shared/known-counts.md`, checked always: 2098
+//! Known output: the Benchmarks Game meteor-contest reference output `2098_out`
+//! (compared byte for byte when this machine has it, next to the repository) and the
+//! facts from it recorded in `docs/known-counts.md`, checked always: 2098
 //! solutions, smallest `00001222012661126155865558633348893448934747977799`, largest
 //! `99998966856688568255777257472014220144031400311333`.
 
-mod common;
-
 use std::process::{Command, Output};
 
-use common::verify::verify_meteor;
-use common::{board, parse_output, ALL_SOLUTIONS, LARGEST, SMALLEST};
+use crate::common::tiling::meteor::verify as verify_meteor;
+use crate::common::{board, parse_output, ALL_SOLUTIONS, LARGEST, SMALLEST};
 
 fn meteor(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_meteor"))
@@ -36,23 +34,23 @@ fn stdout_of(args: &[&str]) -> String {
 #[test]
 fn full_run_prints_the_benchmarks_game_output() {
     let text = stdout_of(&["2098"]);
-    if let Some(reference) = common::reference_output() {
+    if let Some(reference) = crate::common::reference_output() {
         assert!(
             text.as_bytes() == reference.as_slice(),
             "differs from {}:\n{text}",
-            common::reference_output_path().display()
+            crate::common::reference_output_path().display()
         );
     }
     assert_eq!(text.lines().next(), Some("2098 solutions found"));
     let (count, boards) = parse_output(&text).unwrap();
     assert_eq!(count, ALL_SOLUTIONS);
     assert_eq!(boards, vec![board(SMALLEST), board(LARGEST)]);
-    assert_eq!(text, common::expected_full_output());
+    assert_eq!(text, crate::common::expected_full_output());
 }
 
 #[test]
 fn full_run_is_the_default_and_does_not_depend_on_threads() {
-    let expected = common::expected_full_output();
+    let expected = crate::common::expected_full_output();
     for args in [
         &[][..],
         &["--threads", "1", "2098"],

@@ -1,0 +1,19 @@
+//! polytile's integration tests: one crate, linked once, a module per area, the shared
+//! helpers in `common`.
+//!
+//! The internals (the tables, the split search) are tested by the library's own unit
+//! tests (`src/tests/`), which include this crate's independent verifier
+//! (`common/tiling.rs`).
+
+mod common;
+mod data_files;
+mod distinct;
+mod meteor;
+mod meteor_cli;
+mod puzzle_parse;
+mod solve;
+mod solve_cli;
+mod sums;
+mod sums_cli;
+mod sums_engines;
+mod sums_parse;
