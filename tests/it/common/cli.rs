@@ -55,6 +55,23 @@ pub fn fails(args: &[&str]) -> String {
     line.to_string()
 }
 
+/// Runs `run` (a call of the binary), timing it: its output and the wall seconds taken.
+pub fn timed(run: impl FnOnce() -> String) -> (String, f64) {
+    let start = std::time::Instant::now();
+    let out = run();
+    (out, start.elapsed().as_secs_f64())
+}
+
+/// Checks a summary's `"seconds"`: a time the run took, so at least 0 and at most
+/// `wall`, the wall time of the whole process that printed it.
+pub fn check_seconds(summary: &Map<String, Value>, wall: f64) {
+    let seconds = number(summary, "seconds");
+    assert!(
+        (0.0..=wall).contains(&seconds),
+        "seconds {seconds}, but the process took {wall} s"
+    );
+}
+
 /// Text output: the drawings (`solution K`, the rows, a blank line) and the last line.
 pub fn parse_text(text: &str) -> (Vec<Vec<String>>, String) {
     let body = text.strip_suffix('\n').expect("ends with a newline");
