@@ -19,6 +19,7 @@ fn all(threads: usize) -> Options {
         threads,
         stats: false,
         pin_threads: true,
+        ..Options::default()
     }
 }
 

@@ -28,6 +28,18 @@
 //! abandoned task is skipped if it has not started, and a running one stops at its next
 //! solution ([`Sink::found`] breaks). Only the tasks merged count towards the nodes, so
 //! for a given split the nodes do not depend on the threads either.
+//!
+//! # Shards and resumed runs
+//! A run may search only part of the tree ([`Options::shard`]): shard `K` of `N`. The
+//! tree is then cut the same way whatever the threads ([`shard_split`]: at least
+//! [`TASKS_PER_SHARD`] tasks per shard, and never fewer than [`MIN_SHARD_TASKS`]),
+//! and shard `K` (counted from 1) takes tasks `K - 1, K - 1 + N, K - 1 + 2N, ...`:
+//! dealt in turn, so neighbouring subtrees, which tend to be alike in size, go to
+//! different shards. The nodes above the tasks' roots are counted by shard 1 alone, so
+//! the shards' figures add up to one run's over the same cut. A run may also skip the
+//! first tasks of its list ([`Options::skip`]), which a checkpoint says are done; the
+//! observer of [`run_observed`] hears of each task merged, in order, to write such a
+//! checkpoint.
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -48,6 +60,12 @@ pub struct Options {
     /// milliseconds. Off by default: two searches running at once in one process would
     /// be pinned to the same cores.
     pub pin_threads: bool,
+    /// Search only this shard of the tree (see the module docs); `None`: all of it.
+    pub shard: Option<Shard>,
+    /// Tasks of this run's list (the shard's, or the whole tree's) to leave out from
+    /// the start: a checkpoint holds their results. Their solutions are not reported
+    /// and their nodes are not counted.
+    pub skip: usize,
 }
 
 impl Default for Options {
@@ -57,8 +75,85 @@ impl Default for Options {
             threads: 1,
             stats: false,
             pin_threads: false,
+            shard: None,
+            skip: 0,
         }
     }
+}
+
+/// Shard `index + 1` of `count`: a deterministic part of a search, the same on every
+/// machine and for every thread count. Written `K/N` with `K` counted from 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Shard {
+    /// Which shard, from 0.
+    pub index: usize,
+    /// How many shards the tree is dealt into, at least 1.
+    pub count: usize,
+}
+
+/// Why a `K/N` shard could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected a shard K/N with 1 <= K <= N (for example 3/8), not '{0}'")]
+pub struct ShardError(String);
+
+impl std::str::FromStr for Shard {
+    type Err = ShardError;
+
+    fn from_str(text: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError(text.to_string());
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let digits = |s: &str| {
+            (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| s.parse::<usize>().ok())
+                .flatten()
+        };
+        match (digits(k), digits(n)) {
+            (Some(k), Some(n)) if 1 <= k && k <= n => Ok(Shard {
+                index: k - 1,
+                count: n,
+            }),
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index + 1, self.count)
+    }
+}
+
+/// Tasks per shard the tree is cut into, at least: enough that the shards' shares are
+/// alike even though subtrees are not.
+pub const TASKS_PER_SHARD: usize = 16;
+
+/// Tasks a sharded tree is cut into, at least, however few the shards: the cut does
+/// not depend on the threads, so it must feed every core of a machine on its own.
+pub const MIN_SHARD_TASKS: usize = 256;
+
+/// How a tree is cut for `shards` shards: whole levels until there are enough tasks.
+pub(crate) fn shard_split(shards: usize) -> Split {
+    Split {
+        depth: usize::MAX,
+        tasks: shards.saturating_mul(TASKS_PER_SHARD).max(MIN_SHARD_TASKS),
+    }
+}
+
+/// Where a run stands, as the observer of [`run_observed`] hears it after each task
+/// merged (on the calling thread, in task order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Tasks of this run's list done: those skipped and those merged.
+    pub done: usize,
+    /// Tasks in this run's list (the shard's, or the whole tree's).
+    pub tasks: usize,
+    /// Solutions and the total they stand for, and nodes (with [`Options::stats`]) in
+    /// the tasks merged by this run, the nodes above the tasks included.
+    pub solutions: u64,
+    /// See `solutions`.
+    pub total: u64,
+    /// See `solutions`.
+    pub nodes: u64,
 }
 
 impl Options {
@@ -97,6 +192,8 @@ pub struct Summary {
     pub nodes: Option<u64>,
     /// The tasks the search tree was cut into.
     pub tasks: usize,
+    /// The tasks this run searched: with a shard or skipped tasks, fewer than `tasks`.
+    pub searched: usize,
     /// Whether the whole tree was searched: no limit was reached and the caller did
     /// not stop the search.
     pub complete: bool,
@@ -258,7 +355,18 @@ pub(crate) fn run<S: Search>(
     search: &S,
     options: &Options,
     keep: bool,
+    deliver: impl FnMut(S::Item) -> ControlFlow<()>,
+) -> Summary {
+    run_observed(search, options, keep, deliver, &mut |_| {})
+}
+
+/// [`run`], telling `observe` where the run stands after each task merged.
+pub(crate) fn run_observed<S: Search>(
+    search: &S,
+    options: &Options,
+    keep: bool,
     mut deliver: impl FnMut(S::Item) -> ControlFlow<()>,
+    observe: &mut dyn FnMut(&Progress),
 ) -> Summary {
     let limit = options.max_solutions();
     let mut summary = Summary {
@@ -266,16 +374,29 @@ pub(crate) fn run<S: Search>(
         total: 0,
         nodes: options.stats.then_some(0),
         tasks: 0,
+        searched: 0,
         complete: limit > 0,
     };
     if limit == 0 {
         return summary;
     }
     let threads = options.threads.max(1);
-    let (tasks, above) = search.split(search.split_for(threads));
+    let split = match options.shard {
+        Some(shard) => shard_split(shard.count),
+        None => search.split_for(threads),
+    };
+    let (tasks, above) = search.split(split);
     summary.tasks = tasks.len();
-    let mut nodes = above;
+    // This run's tasks, in order: the shard's share, less those a checkpoint holds.
+    let (first, step) = options.shard.map_or((0, 1), |s| (s.index, s.count.max(1)));
+    let mine: Vec<usize> = (first..tasks.len()).step_by(step).collect();
+    let listed = mine.len();
+    let skip = options.skip.min(listed);
+    let mine = &mine[skip..];
+    // The nodes above the tasks belong to the first task's run: shard 1, not resumed.
+    let mut nodes = if first == 0 && skip == 0 { above } else { 0 };
     let mut stopped = false;
+    let mut merged = 0;
     let run_task = |worker: &mut S::Worker, task: Task| {
         let mut sink = Sink {
             keep,
@@ -288,7 +409,7 @@ pub(crate) fn run<S: Search>(
             sizes: Vec::new(),
             nodes: 0,
         };
-        search.run(worker, &tasks[task.index], &mut sink);
+        search.run(worker, &tasks[mine[task.index]], &mut sink);
         sink.finish()
     };
     let merge = |found: Option<Found<S::Item>>| {
@@ -300,6 +421,7 @@ pub(crate) fn run<S: Search>(
         let Some(found) = found else {
             return ControlFlow::Continue(());
         };
+        merged += 1;
         nodes += found.nodes;
         // A task stops at the limit on its own, so only the last task taken can hold
         // more than is needed.
@@ -318,13 +440,20 @@ pub(crate) fn run<S: Search>(
                 return ControlFlow::Break(());
             }
         }
+        observe(&Progress {
+            done: skip + merged,
+            tasks: listed,
+            solutions: summary.solutions,
+            total: summary.total,
+            nodes,
+        });
         ControlFlow::Continue(())
     };
     // A deep search gets stacks of its own.
     let depth = search.depth();
     let stack = (depth > SHALLOW).then(|| (depth + SHALLOW) * FRAME_BYTES);
     let workers = pool(
-        tasks.len(),
+        mine.len(),
         threads,
         Placement {
             pin: options.pin_threads,
@@ -339,6 +468,7 @@ pub(crate) fn run<S: Search>(
     if options.stats {
         summary.nodes = Some(nodes);
     }
+    summary.searched = merged;
     summary.complete = summary.solutions < limit && !stopped;
     summary
 }
@@ -690,6 +820,97 @@ mod tests {
             });
             assert_eq!(items, [0, 1, 2, 1000, 1001, 1002, 2000]);
             assert!(!s.complete);
+        }
+    }
+
+    #[test]
+    fn shards_deal_out_the_tasks_and_skipping_leaves_out_a_prefix() {
+        let search = Counting {
+            per_task: (0..300).map(|i| i % 5).collect(),
+            wait: false,
+        };
+        let (all, whole) = collect(&search, options(None, 2));
+        for n in [1, 2, 7, 64, 400] {
+            let mut got = Vec::new();
+            let mut nodes = 0;
+            for index in 0..n {
+                for threads in [1, 3] {
+                    let shard = super::Shard { index, count: n };
+                    let (items, s) = collect(
+                        &search,
+                        Options {
+                            shard: Some(shard),
+                            ..options(None, threads)
+                        },
+                    );
+                    // Shard k takes tasks k, k + n, ... in order.
+                    let tasks: Vec<u64> = (index..300).step_by(n).map(|t| t as u64).collect();
+                    assert!(items.iter().all(|i| tasks.contains(&(i / 1000))), "{shard}");
+                    assert_eq!(s.searched, tasks.len(), "{shard}");
+                    if threads == 1 {
+                        got.extend(items);
+                        nodes += s.nodes.unwrap();
+                    }
+                }
+            }
+            got.sort_unstable();
+            assert_eq!(got, all, "{n} shards");
+            assert_eq!(
+                Some(nodes),
+                whole.nodes,
+                "{n} shards: the root counted once"
+            );
+        }
+        // Skipping: the tasks after the first `skip` of the list, and their progress.
+        let shard = super::Shard { index: 1, count: 3 };
+        let mine: Vec<usize> = (1..300).step_by(3).collect();
+        for skip in [0, 1, 50, 99, 100, 500] {
+            let mut seen = Vec::new();
+            let (items, s) = {
+                let mut items = Vec::new();
+                let s = super::run_observed(
+                    &search,
+                    &Options {
+                        shard: Some(shard),
+                        skip,
+                        ..options(None, 2)
+                    },
+                    true,
+                    |i| {
+                        items.push(i);
+                        ControlFlow::Continue(())
+                    },
+                    &mut |p| seen.push(*p),
+                );
+                (items, s)
+            };
+            let left = &mine[skip.min(mine.len())..];
+            let want: Vec<u64> = all
+                .iter()
+                .copied()
+                .filter(|i| left.contains(&((i / 1000) as usize)))
+                .collect();
+            assert_eq!(items, want, "skip {skip}");
+            assert_eq!(s.searched, left.len(), "skip {skip}");
+            assert_eq!(seen.len(), left.len(), "skip {skip}");
+            for (k, p) in seen.iter().enumerate() {
+                assert_eq!((p.done, p.tasks), (skip + k + 1, mine.len()), "skip {skip}");
+            }
+            if let Some(last) = seen.last() {
+                assert_eq!(last.solutions, items.len() as u64);
+            }
+        }
+    }
+
+    #[test]
+    fn shards_are_read_and_written_as_k_of_n() {
+        use super::Shard;
+        assert_eq!("3/8".parse(), Ok(Shard { index: 2, count: 8 }));
+        assert_eq!(Shard { index: 2, count: 8 }.to_string(), "3/8");
+        for bad in [
+            "0/8", "9/8", "8", "/8", "3/", "a/8", "+3/8", "3/8/1", " 3/8", "1/0",
+        ] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }
     }
 

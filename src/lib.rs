@@ -39,6 +39,7 @@ pub mod meteor;
 pub mod puzzle;
 pub mod render;
 pub mod report;
+pub mod runs;
 mod search;
 pub mod sums;
 mod symmetry;
@@ -49,7 +50,7 @@ mod text;
 pub mod tiling;
 mod zeroed;
 
-pub use driver::{default_threads, Mode, Options, Summary};
+pub use driver::{default_threads, Mode, Options, Progress, Shard, ShardError, Summary};
 pub use grid::{Board, Grid, Motion, Piece, Point};
 pub use puzzle::{Puzzle, PuzzleError};
 pub use report::TablesReport;

@@ -33,7 +33,7 @@
 
 use std::ops::ControlFlow;
 
-use crate::driver::{self, Mode, Options, Sink, Summary};
+use crate::driver::{self, Mode, Options, Progress, Sink, Summary};
 use crate::grid::{self, normalise, Board, Grid, Piece};
 use crate::puzzle::Puzzle;
 use crate::search::{Lane, Lanes, Leaves, Step, Tiles, Window};
@@ -167,7 +167,7 @@ impl TilingSolver {
 
     /// Counts the solutions, without making them.
     pub fn count(&self, options: &Options) -> Summary {
-        self.run(options, false, |_| ControlFlow::Continue(()))
+        self.run(options, false, |_| ControlFlow::Continue(()), &mut |_| {})
     }
 
     /// Hands each solution to `each`, in search order, on the calling thread, as the
@@ -178,7 +178,24 @@ impl TilingSolver {
         options: &Options,
         each: impl FnMut(Tiling) -> ControlFlow<()>,
     ) -> Summary {
-        self.run(options, true, each)
+        self.run(options, true, each, &mut |_| {})
+    }
+
+    /// [`TilingSolver::count`], telling `observe` where the run stands after each
+    /// task, on the calling thread (for progress displays and checkpoints).
+    pub fn count_observed(&self, options: &Options, observe: &mut dyn FnMut(&Progress)) -> Summary {
+        self.run(options, false, |_| ControlFlow::Continue(()), observe)
+    }
+
+    /// [`TilingSolver::for_each`], telling `observe` where the run stands after each
+    /// task, once the task's solutions are handed over.
+    pub fn for_each_observed(
+        &self,
+        options: &Options,
+        each: impl FnMut(Tiling) -> ControlFlow<()>,
+        observe: &mut dyn FnMut(&Progress),
+    ) -> Summary {
+        self.run(options, true, each, observe)
     }
 
     fn run(
@@ -186,13 +203,14 @@ impl TilingSolver {
         options: &Options,
         keep: bool,
         mut each: impl FnMut(Tiling) -> ControlFlow<()>,
+        observe: &mut dyn FnMut(&Progress),
     ) -> Summary {
         let deliver = |t: Tiling| each(self.setup.untransposed(t));
         macro_rules! dispatch {
             ($($k:literal)*) => {
                 match (self.tables.layout.slots, &self.lanes) {
-                    $(($k, LaneTables::Narrow(l)) => self.go::<u32, $k>(l, options, keep, deliver),
-                      ($k, LaneTables::Wide(l)) => self.go::<u64, $k>(l, options, keep, deliver),)*
+                    $(($k, LaneTables::Narrow(l)) => self.go::<u32, $k>(l, options, keep, deliver, observe),
+                      ($k, LaneTables::Wide(l)) => self.go::<u64, $k>(l, options, keep, deliver, observe),)*
                     (k, _) => unreachable!("the generator makes 4 to 32 slots, not {k}"),
                 }
             };
@@ -206,6 +224,7 @@ impl TilingSolver {
         options: &Options,
         keep: bool,
         deliver: impl FnMut(Tiling) -> ControlFlow<()>,
+        observe: &mut dyn FnMut(&Progress),
     ) -> Summary {
         let mut window: Window<L, K> =
             Window::new(&self.tables, lanes).expect("slot count matches the dispatch");
@@ -220,7 +239,7 @@ impl TilingSolver {
                 cells: self.setup.board.cells.len(),
             },
         };
-        driver::run(&tiles, options, keep, deliver)
+        driver::run_observed(&tiles, options, keep, deliver, observe)
     }
 }
 

@@ -54,6 +54,7 @@ fn main() -> ExitCode {
         // One search per process: pinning its threads crowds nothing, and a run of a
         // few milliseconds gains from each thread having its core at once.
         pin_threads: true,
+        ..polytile::Options::default()
     };
     let start = Instant::now();
     let report = polytile::meteor::solve(&options);

@@ -32,7 +32,7 @@ use super::model::{Model, ModelError, Order};
 use super::plan::{planned_order, Plan};
 use super::prepare::{Prepared, Values};
 use super::propagate::Engine;
-use crate::driver::{self, Mode, Options, Search, Sink, Split, Summary};
+use crate::driver::{self, Mode, Options, Progress, Search, Sink, Split, Summary};
 use crate::symmetry::Group;
 
 /// Tasks the search tree is cut into on several threads.
@@ -164,7 +164,24 @@ impl SumsSolver {
 
     /// Counts the solutions, without making them.
     pub fn count(&self, options: &Options) -> Summary {
-        self.run(options, false, |_| ControlFlow::Continue(()))
+        self.run(options, false, |_| ControlFlow::Continue(()), &mut |_| {})
+    }
+
+    /// [`SumsSolver::count`], telling `observe` where the run stands after each task,
+    /// on the calling thread (for progress displays and checkpoints).
+    pub fn count_observed(&self, options: &Options, observe: &mut dyn FnMut(&Progress)) -> Summary {
+        self.run(options, false, |_| ControlFlow::Continue(()), observe)
+    }
+
+    /// [`SumsSolver::for_each`], telling `observe` where the run stands after each
+    /// task, once the task's solutions are handed over.
+    pub fn for_each_observed(
+        &self,
+        options: &Options,
+        each: impl FnMut(Vec<i64>) -> ControlFlow<()>,
+        observe: &mut dyn FnMut(&Progress),
+    ) -> Summary {
+        self.run(options, true, each, observe)
     }
 
     /// Hands each solution (the value of each cell, in the model's cell order) to
@@ -176,7 +193,7 @@ impl SumsSolver {
         options: &Options,
         each: impl FnMut(Vec<i64>) -> ControlFlow<()>,
     ) -> Summary {
-        self.run(options, true, each)
+        self.run(options, true, each, &mut |_| {})
     }
 
     fn run(
@@ -184,11 +201,22 @@ impl SumsSolver {
         options: &Options,
         keep: bool,
         each: impl FnMut(Vec<i64>) -> ControlFlow<()>,
+        observe: &mut dyn FnMut(&Progress),
     ) -> Summary {
+        // Each solution found stands for `group_order` (in distinct mode).
+        let order = self.group_order;
+        let observe = &mut |p: &Progress| {
+            observe(&Progress {
+                total: p.solutions * order,
+                ..*p
+            })
+        };
         let mut summary = match &self.kernel {
-            Kernel::Plan(plan) => driver::run(plan, options, keep, each),
-            Kernel::Engine(engine) => driver::run(engine, options, keep, each),
-            Kernel::Unsatisfiable => driver::run(&Unsatisfiable, options, keep, each),
+            Kernel::Plan(plan) => driver::run_observed(plan, options, keep, each, observe),
+            Kernel::Engine(engine) => driver::run_observed(engine, options, keep, each, observe),
+            Kernel::Unsatisfiable => {
+                driver::run_observed(&Unsatisfiable, options, keep, each, observe)
+            }
         };
         summary.total = summary.solutions * self.group_order;
         summary

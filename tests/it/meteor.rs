@@ -43,6 +43,7 @@ fn meteor(limit: u64, threads: usize, stats: bool) -> Report {
         threads,
         stats,
         pin_threads: false,
+        ..Options::default()
     })
 }
 

@@ -56,6 +56,7 @@ impl Limits {
             threads: self.threads,
             stats: self.stats,
             pin_threads: false,
+            ..Options::default()
         }
     }
 }
