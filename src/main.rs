@@ -17,8 +17,9 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde_json::{json, Map, Value};
 
+use polytile::runs::{Checkpoint, CheckpointError, Fingerprint};
 use polytile::sums::{self, SumsSolver};
-use polytile::{Mode, Options, Puzzle, Summary, TablesReport, TilingSolver};
+use polytile::{Mode, Options, Progress, Puzzle, Summary, TablesReport, TilingSolver};
 
 /// Tiling and number-placement puzzles solved with 64-bit masks.
 #[derive(Parser)]
@@ -40,6 +41,19 @@ enum Command {
     MagicHexagon(SearchFlags),
     /// Solve the magic square of order N (built in).
     MagicSquare(MagicSquareArgs),
+    /// Add up the JSON summaries of the shards of one run (`--shard K/N --format
+    /// json`) into the summary one run gives.
+    Merge(MergeArgs),
+}
+
+#[derive(Args)]
+struct MergeArgs {
+    /// The shards' outputs: each file's last line is its summary.
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<PathBuf>,
+    /// Output format: text prints the count line, json the merged summary object.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
 }
 
 #[derive(Args)]
@@ -90,6 +104,31 @@ struct SearchFlags {
     /// text format).
     #[arg(long)]
     stats: bool,
+    /// Search only shard K of N (1 <= K <= N): the tree is cut the same way on every
+    /// machine and the tasks are dealt in turn; `polytile merge` adds the shards'
+    /// `--format json` summaries up.
+    #[arg(long, value_name = "K/N", conflicts_with = "limit")]
+    shard: Option<polytile::Shard>,
+    /// Record finished tasks in FILE (atomically, every --checkpoint-every seconds and
+    /// at the end); the same command with the same FILE goes on from there. Needs
+    /// --count.
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "count",
+        conflicts_with = "limit"
+    )]
+    checkpoint: Option<PathBuf>,
+    /// Seconds between checkpoint writes (0: after every task).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 5.0,
+        requires = "checkpoint",
+        value_parser = seconds,
+        allow_negative_numbers = true
+    )]
+    checkpoint_every: f64,
 }
 
 impl SearchFlags {
@@ -112,7 +151,17 @@ impl SearchFlags {
             stats: self.stats || self.format == Format::Json,
             // One search per process: pinning its threads crowds nothing.
             pin_threads: true,
+            shard: self.shard,
+            skip: 0,
         }
+    }
+}
+
+/// A number of seconds, at least 0.
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s >= 0.0 => Ok(s),
+        _ => Err("expected a number of seconds, at least 0".into()),
     }
 }
 
@@ -167,6 +216,7 @@ fn main() -> ExitCode {
         Command::MagicSquare(args) => sums::builtin::magic_square(args.order.into())
             .map_err(|e| input(&e))
             .and_then(|model| run_sums(&model, &args.flags, "magic-square")),
+        Command::Merge(args) => run_merge(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -260,14 +310,17 @@ fn run_solve(puzzle: &Puzzle, args: &FileArgs) -> Result<(), CliError> {
     let names: Vec<String> = puzzle.labels().iter().map(char::to_string).collect();
     let (grid, width) = (puzzle.board.grid, puzzle.board.width);
     let mut printer = Printer::new(flags);
-    let options = flags.options();
-    let summary = if flags.count {
-        solver.count(&options)
-    } else {
-        solver.for_each(&options, |t| {
-            printer.solution(polytile::render::rows(grid, width, &t, &names), None)
-        })
-    };
+    let fingerprint = Fingerprint::of(puzzle, flags.mode());
+    let summary = search(
+        flags,
+        fingerprint,
+        |options, observe| solver.count_observed(options, observe),
+        |options| {
+            solver.for_each(options, |t| {
+                printer.solution(polytile::render::rows(grid, width, &t, &names), None)
+            })
+        },
+    )?;
     let mut extra = Map::new();
     extra.insert("placements".into(), solver.placements().into());
     printer.finish(
@@ -275,6 +328,7 @@ fn run_solve(puzzle: &Puzzle, args: &FileArgs) -> Result<(), CliError> {
         json!(puzzle.name),
         extra,
         solver.symmetries() as u64,
+        fingerprint,
     )
 }
 
@@ -282,26 +336,154 @@ fn run_sums(model: &sums::Model, flags: &SearchFlags, source: &str) -> Result<()
     let solver = SumsSolver::new(model, flags.mode())
         .map_err(|e| CliError::Input(format!("{source}: {e}")))?;
     let mut printer = Printer::new(flags);
-    let options = flags.options();
-    let summary = if flags.count {
-        solver.count(&options)
-    } else {
-        solver.for_each(&options, |values| {
-            let named = (flags.format == Format::Json).then(|| {
-                let named: Map<String, Value> = model
-                    .cells
-                    .iter()
-                    .zip(&values)
-                    .map(|(name, &v)| (name.clone(), v.into()))
-                    .collect();
-                Value::Object(named)
-            });
-            printer.solution(sums::rows(model, &values), named)
-        })
-    };
+    let fingerprint = Fingerprint::of(model, flags.mode());
+    let summary = search(
+        flags,
+        fingerprint,
+        |options, observe| solver.count_observed(options, observe),
+        |options| {
+            solver.for_each(options, |values| {
+                let named = (flags.format == Format::Json).then(|| {
+                    let named: Map<String, Value> = model
+                        .cells
+                        .iter()
+                        .zip(&values)
+                        .map(|(name, &v)| (name.clone(), v.into()))
+                        .collect();
+                    Value::Object(named)
+                });
+                printer.solution(sums::rows(model, &values), named)
+            })
+        },
+    )?;
     let mut extra = Map::new();
     extra.insert("automorphisms".into(), solver.automorphisms().into());
-    printer.finish(&summary, json!(model.name), extra, solver.symmetries())
+    printer.finish(
+        &summary,
+        json!(model.name),
+        extra,
+        solver.symmetries(),
+        fingerprint,
+    )
+}
+
+/// What a run found, and the seconds earlier runs of its checkpoint took.
+struct Searched {
+    summary: Summary,
+    seconds_before: f64,
+}
+
+/// Runs a search as the flags ask: `count` (told where the run stands after each
+/// task) with `--count`, `list` otherwise; with `--checkpoint`, from where the file
+/// says and recording as it goes.
+fn search(
+    flags: &SearchFlags,
+    fingerprint: Fingerprint,
+    count: impl FnOnce(&Options, &mut dyn FnMut(&Progress)) -> Summary,
+    list: impl FnOnce(&Options) -> Summary,
+) -> Result<Searched, CliError> {
+    let mut options = flags.options();
+    let Some(path) = &flags.checkpoint else {
+        let summary = if flags.count {
+            count(&options, &mut |_| {})
+        } else {
+            list(&options)
+        };
+        return Ok(Searched {
+            summary,
+            seconds_before: 0.0,
+        });
+    };
+    let input = |e: CheckpointError| CliError::Input(e.to_string());
+    let fresh = Checkpoint::start(fingerprint, flags.shard);
+    let base = match Checkpoint::read(path).map_err(input)? {
+        Some(found) => {
+            found.check_matches(path, &fresh).map_err(input)?;
+            found
+        }
+        None => fresh,
+    };
+    options.skip = base.done;
+    // The task list must not depend on the threads, which may differ between the runs
+    // of one checkpoint: an unsharded run is cut as the one shard of one.
+    options.shard = Some(
+        flags
+            .shard
+            .unwrap_or(polytile::Shard { index: 0, count: 1 }),
+    );
+    let every = std::time::Duration::from_secs_f64(flags.checkpoint_every);
+    let start = std::time::Instant::now();
+    let mut last_write = start;
+    let mut latest: Option<Checkpoint> = None;
+    let mut failed = None;
+    let summary = count(&options, &mut |p: &Progress| {
+        let now = Checkpoint::advanced(&base, p, start.elapsed().as_secs_f64());
+        if failed.is_none() && last_write.elapsed() >= every {
+            failed = now.write(path).err();
+            last_write = std::time::Instant::now();
+        }
+        latest = Some(now);
+    });
+    if let Some(e) = failed {
+        return Err(input(e));
+    }
+    // The whole run, in the checkpoint: what the earlier runs and this one found.
+    let done = latest.unwrap_or_else(|| base.clone());
+    if base.done > 0 && summary.tasks > 0 && done.tasks != 0 && base.tasks != done.tasks {
+        return Err(CliError::Input(format!(
+            "{}: the checkpoint counts {} tasks and this run {}; expected the same run",
+            path.display(),
+            base.tasks,
+            done.tasks
+        )));
+    }
+    let seconds_before = base.seconds;
+    let last = Checkpoint {
+        seconds: base.seconds + start.elapsed().as_secs_f64(),
+        ..done
+    };
+    last.write(path).map_err(input)?;
+    Ok(Searched {
+        summary: Summary {
+            solutions: last.solutions,
+            total: last.total,
+            nodes: summary.nodes.map(|_| last.nodes),
+            tasks: summary.tasks,
+            searched: last.done,
+            complete: summary.complete,
+        },
+        seconds_before,
+    })
+}
+
+fn run_merge(args: &MergeArgs) -> Result<(), CliError> {
+    let mut reports = Vec::new();
+    for path in &args.files {
+        let file = path.display().to_string();
+        let bytes =
+            polytile::runs::read_report(path).map_err(|e| CliError::Input(e.to_string()))?;
+        reports.push((file, bytes));
+    }
+    let merged = polytile::runs::merge(&reports).map_err(|e| CliError::Input(e.to_string()))?;
+    let mut out = std::io::stdout().lock();
+    if args.format == Format::Json {
+        writeln!(out, "{}", Value::Object(merged))?;
+    } else {
+        let n = |key: &str| merged.get(key).and_then(Value::as_u64).unwrap_or(0);
+        let (count, total) = (n("solutions"), n("total"));
+        let s = if count == 1 { "" } else { "s" };
+        if merged.get("mode") == Some(&json!("distinct")) {
+            writeln!(
+                out,
+                "{count} distinct solution{s} ({total} in all, {} symmetries)",
+                n("symmetries")
+            )?;
+        } else {
+            writeln!(out, "{count} solution{s}")?;
+        }
+    }
+    out.flush()?;
+    Ok(())
 }
 
 /// Prints solutions as the library hands them over, then the summary, in the format
@@ -359,15 +541,17 @@ impl<'f> Printer<'f> {
     /// the group classes stand for in distinct mode.
     fn finish(
         mut self,
-        summary: &Summary,
+        searched: &Searched,
         puzzle: Value,
         extra: Map<String, Value>,
         symmetries: u64,
+        fingerprint: Fingerprint,
     ) -> Result<(), CliError> {
         if let Some(e) = self.failed {
             return Err(e.into());
         }
-        let seconds = self.start.elapsed().as_secs_f64();
+        let summary = &searched.summary;
+        let seconds = searched.seconds_before + self.start.elapsed().as_secs_f64();
         let flags = self.flags;
         let options = flags.options();
         let (count, total, nodes) = (summary.solutions, summary.total, summary.nodes);
@@ -388,6 +572,14 @@ impl<'f> Printer<'f> {
             if distinct {
                 line["total"] = total.into();
                 line["symmetries"] = symmetries.into();
+            }
+            if let Some(shard) = flags.shard {
+                // What `polytile merge` checks and adds up.
+                line["shard"] = shard.to_string().into();
+                line["tasks"] = summary.tasks.into();
+                line["searched"] = summary.searched.into();
+                line["fingerprint"] = fingerprint.to_string().into();
+                line["version"] = polytile::runs::VERSION.into();
             }
             writeln!(self.out, "{line}")?;
         } else {

@@ -11,6 +11,7 @@ mod distinct;
 mod meteor;
 mod meteor_cli;
 mod puzzle_parse;
+mod runs;
 mod solve;
 mod solve_cli;
 mod sums;
