@@ -119,6 +119,15 @@ struct SearchFlags {
         conflicts_with = "limit"
     )]
     checkpoint: Option<PathBuf>,
+    /// Show progress on standard error (tasks done, solutions, rate, elapsed time,
+    /// estimated time left) even when it is not a terminal: a line every few seconds.
+    /// By default a bar is shown when standard error is a terminal and the solutions
+    /// are only counted (--count) or written elsewhere than the terminal.
+    #[arg(long, conflicts_with = "quiet")]
+    progress: bool,
+    /// Never show progress.
+    #[arg(long)]
+    quiet: bool,
     /// Seconds between checkpoint writes (0: after every task).
     #[arg(
         long,
@@ -315,10 +324,12 @@ fn run_solve(puzzle: &Puzzle, args: &FileArgs) -> Result<(), CliError> {
         flags,
         fingerprint,
         |options, observe| solver.count_observed(options, observe),
-        |options| {
-            solver.for_each(options, |t| {
-                printer.solution(polytile::render::rows(grid, width, &t, &names), None)
-            })
+        |options, observe| {
+            solver.for_each_observed(
+                options,
+                |t| printer.solution(polytile::render::rows(grid, width, &t, &names), None),
+                observe,
+            )
         },
     )?;
     let mut extra = Map::new();
@@ -341,19 +352,23 @@ fn run_sums(model: &sums::Model, flags: &SearchFlags, source: &str) -> Result<()
         flags,
         fingerprint,
         |options, observe| solver.count_observed(options, observe),
-        |options| {
-            solver.for_each(options, |values| {
-                let named = (flags.format == Format::Json).then(|| {
-                    let named: Map<String, Value> = model
-                        .cells
-                        .iter()
-                        .zip(&values)
-                        .map(|(name, &v)| (name.clone(), v.into()))
-                        .collect();
-                    Value::Object(named)
-                });
-                printer.solution(sums::rows(model, &values), named)
-            })
+        |options, observe| {
+            solver.for_each_observed(
+                options,
+                |values| {
+                    let named = (flags.format == Format::Json).then(|| {
+                        let named: Map<String, Value> = model
+                            .cells
+                            .iter()
+                            .zip(&values)
+                            .map(|(name, &v)| (name.clone(), v.into()))
+                            .collect();
+                        Value::Object(named)
+                    });
+                    printer.solution(sums::rows(model, &values), named)
+                },
+                observe,
+            )
         },
     )?;
     let mut extra = Map::new();
@@ -380,15 +395,17 @@ fn search(
     flags: &SearchFlags,
     fingerprint: Fingerprint,
     count: impl FnOnce(&Options, &mut dyn FnMut(&Progress)) -> Summary,
-    list: impl FnOnce(&Options) -> Summary,
+    list: impl FnOnce(&Options, &mut dyn FnMut(&Progress)) -> Summary,
 ) -> Result<Searched, CliError> {
     let mut options = flags.options();
+    let mut meter = Meter::new(flags);
     let Some(path) = &flags.checkpoint else {
         let summary = if flags.count {
-            count(&options, &mut |_| {})
+            count(&options, &mut |p| meter.show(p, 0))
         } else {
-            list(&options)
+            list(&options, &mut |p| meter.show(p, 0))
         };
+        meter.finish();
         return Ok(Searched {
             summary,
             seconds_before: 0.0,
@@ -417,6 +434,7 @@ fn search(
     let mut latest: Option<Checkpoint> = None;
     let mut failed = None;
     let summary = count(&options, &mut |p: &Progress| {
+        meter.show(p, base.solutions);
         let now = Checkpoint::advanced(&base, p, start.elapsed().as_secs_f64());
         if failed.is_none() && last_write.elapsed() >= every {
             failed = now.write(path).err();
@@ -424,6 +442,7 @@ fn search(
         }
         latest = Some(now);
     });
+    meter.finish();
     if let Some(e) = failed {
         return Err(input(e));
     }
@@ -605,4 +624,84 @@ impl<'f> Printer<'f> {
         self.out.flush()?;
         Ok(())
     }
+}
+
+/// Progress on standard error: a bar on a terminal, a line every few seconds with
+/// `--progress` elsewhere, nothing with `--quiet` (see [`SearchFlags::progress`]).
+struct Meter {
+    bar: Option<indicatif::ProgressBar>,
+    /// With `--progress` off a terminal: when the last line was written.
+    lines: Option<std::time::Instant>,
+    start: std::time::Instant,
+}
+
+/// Seconds between progress lines off a terminal.
+const PROGRESS_LINE_SECONDS: u64 = 5;
+
+impl Meter {
+    fn new(flags: &SearchFlags) -> Meter {
+        use std::io::IsTerminal;
+        let terminal = std::io::stderr().is_terminal();
+        let solutions_elsewhere = flags.count || !std::io::stdout().is_terminal();
+        let bar =
+            (terminal && !flags.quiet && (flags.progress || solutions_elsewhere)).then(|| {
+                let bar = indicatif::ProgressBar::new(0);
+                bar.set_style(
+                    indicatif::ProgressStyle::with_template(
+                        "{elapsed_precise} [{bar:30}] {pos}/{len} tasks  {msg}  eta {eta}",
+                    )
+                    .expect("a valid template")
+                    .progress_chars("=> "),
+                );
+                bar
+            });
+        let lines = (!terminal && flags.progress).then(std::time::Instant::now);
+        Meter {
+            bar,
+            lines,
+            start: std::time::Instant::now(),
+        }
+    }
+
+    /// Shows `p`, with `before` solutions found by earlier runs of a checkpoint.
+    fn show(&mut self, p: &Progress, before: u64) {
+        let solutions = before + p.solutions;
+        let seconds = self.start.elapsed().as_secs_f64();
+        let rate = solutions as f64 / seconds.max(1e-9);
+        if let Some(bar) = &self.bar {
+            bar.set_length(p.tasks as u64);
+            bar.set_position(p.done as u64);
+            bar.set_message(format!("{solutions} solutions  {rate:.0}/s"));
+        } else if let Some(last) = &mut self.lines {
+            if last.elapsed().as_secs() >= PROGRESS_LINE_SECONDS || p.done == p.tasks {
+                *last = std::time::Instant::now();
+                eprintln!("{}", progress_line(p, solutions, seconds));
+            }
+        }
+    }
+
+    fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// One line of progress for logs: tasks done of all, solutions, rate, elapsed time and
+/// the time left at the rate of tasks so far.
+fn progress_line(p: &Progress, solutions: u64, seconds: f64) -> String {
+    let left = if p.done > 0 && p.done < p.tasks {
+        format!(
+            ", about {:.1} s left",
+            seconds / p.done as f64 * (p.tasks - p.done) as f64
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "progress: {}/{} tasks, {solutions} solutions ({:.0}/s), {seconds:.1} s{left}",
+        p.done,
+        p.tasks,
+        solutions as f64 / seconds.max(1e-9)
+    )
 }

@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use crate::common::cli::{fails, json_lines, number, parse_text, polytile, stdout_of, TempFile};
+use crate::common::cli::{
+    fails, json_lines, number, parse_text, polytile, run_ok, stdout_of, TempFile,
+};
 
 /// The summary line of `polytile ARGS --format json`.
 fn summary(args: &[&str]) -> Map<String, Value> {
@@ -410,4 +412,54 @@ fn a_checkpoint_of_another_run_or_a_damaged_one_is_refused() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/dir/c.json"));
+}
+
+#[test]
+fn progress_goes_to_standard_error_only_when_asked_off_a_terminal() {
+    let plain = stdout_of(&["solve", "data/pentomino-6x10.puz", "--count"]);
+    // Off a terminal (as here) nothing by default, nothing with --quiet.
+    let (out, err) = run_ok(&["solve", "data/pentomino-6x10.puz", "--count", "--quiet"]);
+    assert_eq!((out.as_str(), err.as_str()), (plain.as_str(), ""));
+    // --progress: lines on standard error, the last one of every task; stdout as ever.
+    for args in [
+        &["solve", "data/pentomino-6x10.puz", "--count", "--progress"][..],
+        &[
+            "solve",
+            "data/pentomino-6x10.puz",
+            "--count",
+            "--progress",
+            "--shard",
+            "2/3",
+        ],
+        &[
+            "sums",
+            "data/magic-square-4.sum",
+            "--progress",
+            "--threads",
+            "2",
+        ],
+    ] {
+        let (out, err) = run_ok(args);
+        assert!(!out.contains("progress"), "{args:?}");
+        let last = err.lines().last().unwrap_or_default();
+        let (done, rest) = last
+            .strip_prefix("progress: ")
+            .and_then(|l| l.split_once(" tasks, "))
+            .unwrap_or_else(|| panic!("{args:?}: {err}"));
+        let (a, b) = done.split_once('/').unwrap();
+        assert_eq!(a, b, "{args:?}: {last}");
+        let solutions: u64 = rest.split(' ').next().unwrap().parse().unwrap();
+        let printed: u64 = out
+            .lines()
+            .last()
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(solutions, printed, "{args:?}: {last}");
+    }
+    let e = fails(&["solve", "data/pentomino-6x10.puz", "--progress", "--quiet"]);
+    assert!(e.contains("--quiet") || e.contains("--progress"), "{e}");
 }
