@@ -421,6 +421,9 @@ fn search(
         None => fresh,
     };
     options.skip = base.done;
+    // Nodes are recorded whatever this run prints, so that a later run of the same
+    // checkpoint asked for them (--stats, --format json) adds up the right figure.
+    options.stats = true;
     // The task list must not depend on the threads, which may differ between the runs
     // of one checkpoint: an unsharded run is cut as the one shard of one.
     options.shard = Some(

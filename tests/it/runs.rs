@@ -340,6 +340,16 @@ fn a_checkpoint_of_another_run_or_a_damaged_one_is_refused() {
         &name,
     ]);
     assert_eq!(first, "7040 solutions\n");
+    // Nodes are recorded even when the first run does not print them.
+    let resumed = summary(&[
+        "sums",
+        "data/magic-square-4.sum",
+        "--count",
+        "--checkpoint",
+        &name,
+    ]);
+    let plain = summary(&["sums", "data/magic-square-4.sum", "--count"]);
+    assert_eq!(counts(&resumed), counts(&plain));
     // The same run on another thread count goes on from it.
     let again = stdout_of(&[
         "sums",
