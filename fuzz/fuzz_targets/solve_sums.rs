@@ -9,8 +9,9 @@ use libfuzzer_sys::fuzz_target;
 use polytile::sums::{self, Model, Order};
 use polytile::{Mode, Options, SumsSolver};
 
-/// Models with at most this many assignments are brute-forced.
-const MAX_ASSIGNMENTS: u64 = 50_000;
+/// Models with at most this many assignments are brute-forced: enough for every
+/// constraint kind to interact, small enough for thousands of executions a second.
+const MAX_ASSIGNMENTS: u64 = 4_096;
 
 /// Whether `values` (one per cell) satisfies every constraint of `model`.
 fn satisfies(model: &Model, values: &[i64]) -> bool {
@@ -82,7 +83,11 @@ fuzz_target!(|data: &[u8]| {
     }
     let mut brute = brute_force(&model);
     brute.sort();
-    for order in [Order::Smallest, Order::Planned, model.order.clone()] {
+    let mut orders = vec![Order::Smallest, Order::Planned];
+    if !orders.contains(&model.order) {
+        orders.push(model.order.clone());
+    }
+    for order in orders {
         let m = Model {
             order,
             ..model.clone()
@@ -90,7 +95,10 @@ fuzz_target!(|data: &[u8]| {
         let Some(mut found) = solve(&m, 1) else {
             return; // refused with a typed error: not a crash
         };
-        assert!(solve(&m, 2).as_ref() == Some(&found), "threads disagree ({:?})", m.order);
+        // Two threads (which cut the tree into tasks) for the model's own order.
+        if m.order == model.order {
+            assert!(solve(&m, 2).as_ref() == Some(&found), "threads disagree ({:?})", m.order);
+        }
         for v in &found {
             assert!(satisfies(&m, v), "{v:?} breaks a constraint ({:?})", m.order);
         }
