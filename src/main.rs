@@ -17,7 +17,7 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde_json::{json, Map, Value};
 
-use polytile::runs::{Checkpoint, CheckpointError, Fingerprint};
+use polytile::runs::{self, Fingerprint, Resumed};
 use polytile::sums::{self, SumsSolver};
 use polytile::{Mode, Options, Progress, Puzzle, Summary, TablesReport, TilingSolver};
 
@@ -382,12 +382,6 @@ fn run_sums(model: &sums::Model, flags: &SearchFlags, source: &str) -> Result<()
     )
 }
 
-/// What a run found, and the seconds earlier runs of its checkpoint took.
-struct Searched {
-    summary: Summary,
-    seconds_before: f64,
-}
-
 /// Runs a search as the flags ask: `count` (told where the run stands after each
 /// task) with `--count`, `list` otherwise; with `--checkpoint`, from where the file
 /// says and recording as it goes.
@@ -396,86 +390,30 @@ fn search(
     fingerprint: Fingerprint,
     count: impl FnOnce(&Options, &mut dyn FnMut(&Progress)) -> Summary,
     list: impl FnOnce(&Options, &mut dyn FnMut(&Progress)) -> Summary,
-) -> Result<Searched, CliError> {
-    let mut options = flags.options();
+) -> Result<Resumed, CliError> {
+    let options = flags.options();
     let mut meter = Meter::new(flags);
-    let Some(path) = &flags.checkpoint else {
-        let summary = if flags.count {
-            count(&options, &mut |p| meter.show(p, 0))
-        } else {
-            list(&options, &mut |p| meter.show(p, 0))
-        };
-        meter.finish();
-        return Ok(Searched {
-            summary,
+    let searched = match &flags.checkpoint {
+        Some(path) => runs::count_from_checkpoint(
+            path,
+            fingerprint,
+            &options,
+            std::time::Duration::from_secs_f64(flags.checkpoint_every),
+            count,
+            &mut |p, before| meter.show(p, before),
+        )
+        .map_err(|e| CliError::Input(e.to_string()))?,
+        None => Resumed {
+            summary: if flags.count {
+                count(&options, &mut |p| meter.show(p, 0))
+            } else {
+                list(&options, &mut |p| meter.show(p, 0))
+            },
             seconds_before: 0.0,
-        });
-    };
-    let input = |e: CheckpointError| CliError::Input(e.to_string());
-    let fresh = Checkpoint::start(fingerprint, flags.shard);
-    let base = match Checkpoint::read(path).map_err(input)? {
-        Some(found) => {
-            found.check_matches(path, &fresh).map_err(input)?;
-            found
-        }
-        None => fresh,
-    };
-    options.skip = base.done;
-    // Nodes are recorded whatever this run prints, so that a later run of the same
-    // checkpoint asked for them (--stats, --format json) adds up the right figure.
-    options.stats = true;
-    // The task list must not depend on the threads, which may differ between the runs
-    // of one checkpoint: an unsharded run is cut as the one shard of one.
-    options.shard = Some(
-        flags
-            .shard
-            .unwrap_or(polytile::Shard { index: 0, count: 1 }),
-    );
-    let every = std::time::Duration::from_secs_f64(flags.checkpoint_every);
-    let start = std::time::Instant::now();
-    let mut last_write = start;
-    let mut latest: Option<Checkpoint> = None;
-    let mut failed = None;
-    let summary = count(&options, &mut |p: &Progress| {
-        meter.show(p, base.solutions);
-        let now = Checkpoint::advanced(&base, p, start.elapsed().as_secs_f64());
-        if failed.is_none() && last_write.elapsed() >= every {
-            failed = now.write(path).err();
-            last_write = std::time::Instant::now();
-        }
-        latest = Some(now);
-    });
-    meter.finish();
-    if let Some(e) = failed {
-        return Err(input(e));
-    }
-    // The whole run, in the checkpoint: what the earlier runs and this one found.
-    let done = latest.unwrap_or_else(|| base.clone());
-    if base.done > 0 && summary.tasks > 0 && done.tasks != 0 && base.tasks != done.tasks {
-        return Err(CliError::Input(format!(
-            "{}: the checkpoint counts {} tasks and this run {}; expected the same run",
-            path.display(),
-            base.tasks,
-            done.tasks
-        )));
-    }
-    let seconds_before = base.seconds;
-    let last = Checkpoint {
-        seconds: base.seconds + start.elapsed().as_secs_f64(),
-        ..done
-    };
-    last.write(path).map_err(input)?;
-    Ok(Searched {
-        summary: Summary {
-            solutions: last.solutions,
-            total: last.total,
-            nodes: summary.nodes.map(|_| last.nodes),
-            tasks: summary.tasks,
-            searched: last.done,
-            complete: summary.complete,
         },
-        seconds_before,
-    })
+    };
+    meter.finish();
+    Ok(searched)
 }
 
 fn run_merge(args: &MergeArgs) -> Result<(), CliError> {
@@ -492,20 +430,23 @@ fn run_merge(args: &MergeArgs) -> Result<(), CliError> {
         writeln!(out, "{}", Value::Object(merged))?;
     } else {
         let n = |key: &str| merged.get(key).and_then(Value::as_u64).unwrap_or(0);
-        let (count, total) = (n("solutions"), n("total"));
-        let s = if count == 1 { "" } else { "s" };
-        if merged.get("mode") == Some(&json!("distinct")) {
-            writeln!(
-                out,
-                "{count} distinct solution{s} ({total} in all, {} symmetries)",
-                n("symmetries")
-            )?;
-        } else {
-            writeln!(out, "{count} solution{s}")?;
-        }
+        let distinct = (merged.get("mode") == Some(&json!("distinct"))).then(|| n("symmetries"));
+        writeln!(out, "{}", count_line(n("solutions"), n("total"), distinct))?;
     }
     out.flush()?;
     Ok(())
+}
+
+/// The line a count is reported in: `N solutions`, or in distinct mode (with the
+/// group's order) `N distinct solutions (T in all, S symmetries)`.
+fn count_line(solutions: u64, total: u64, distinct: Option<u64>) -> String {
+    let s = if solutions == 1 { "" } else { "s" };
+    match distinct {
+        Some(symmetries) => {
+            format!("{solutions} distinct solution{s} ({total} in all, {symmetries} symmetries)")
+        }
+        None => format!("{solutions} solution{s}"),
+    }
 }
 
 /// Prints solutions as the library hands them over, then the summary, in the format
@@ -563,7 +504,7 @@ impl<'f> Printer<'f> {
     /// the group classes stand for in distinct mode.
     fn finish(
         mut self,
-        searched: &Searched,
+        searched: &Resumed,
         puzzle: Value,
         extra: Map<String, Value>,
         symmetries: u64,
@@ -605,15 +546,8 @@ impl<'f> Printer<'f> {
             }
             writeln!(self.out, "{line}")?;
         } else {
-            let s = if count == 1 { "" } else { "s" };
-            if distinct {
-                writeln!(
-                    self.out,
-                    "{count} distinct solution{s} ({total} in all, {symmetries} symmetries)"
-                )?;
-            } else {
-                writeln!(self.out, "{count} solution{s}")?;
-            }
+            let line = count_line(count, total, distinct.then_some(symmetries));
+            writeln!(self.out, "{line}")?;
             if flags.stats {
                 let extra: Vec<String> = extra.iter().map(|(k, v)| format!("{k}: {v}")).collect();
                 eprintln!(

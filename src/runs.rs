@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::driver::{Mode, Progress, Shard};
+use crate::driver::{Mode, Options, Progress, Shard, Summary};
 
 /// The program version records are written by.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -118,7 +118,7 @@ pub enum CheckpointError {
 impl Checkpoint {
     /// A checkpoint of nothing done yet; the run's first [`Progress`] tells its
     /// number of tasks.
-    pub fn start(fingerprint: Fingerprint, shard: Option<Shard>) -> Checkpoint {
+    fn start(fingerprint: Fingerprint, shard: Option<Shard>) -> Checkpoint {
         Checkpoint {
             polytile_checkpoint: CHECKPOINT_FORMAT,
             version: VERSION.to_string(),
@@ -161,7 +161,7 @@ impl Checkpoint {
     }
 
     /// Checks that this checkpoint was written by the run `expected` starts.
-    pub fn check_matches(&self, path: &Path, expected: &Checkpoint) -> Result<(), CheckpointError> {
+    fn check_matches(&self, path: &Path, expected: &Checkpoint) -> Result<(), CheckpointError> {
         let differs = |what, found: String, want: String| {
             Err(CheckpointError::OtherRun {
                 path: path.to_path_buf(),
@@ -189,7 +189,7 @@ impl Checkpoint {
 
     /// This checkpoint moved on by `progress`, of a run that started from `base`
     /// (which skipped `base.done` tasks) and has run for `seconds`.
-    pub fn advanced(base: &Checkpoint, progress: &Progress, seconds: f64) -> Checkpoint {
+    fn advanced(base: &Checkpoint, progress: &Progress, seconds: f64) -> Checkpoint {
         Checkpoint {
             tasks: progress.tasks,
             done: progress.done,
@@ -232,6 +232,93 @@ impl Checkpoint {
         }
         Ok(())
     }
+}
+
+/// What a checkpointed count found, the earlier runs of its checkpoint included.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Resumed {
+    /// The whole count: the checkpoint's tasks and this run's.
+    pub summary: Summary,
+    /// Seconds the earlier runs of the checkpoint took.
+    pub seconds_before: f64,
+}
+
+/// Counts with `count` (a solver's `count_observed`) from the checkpoint at `path`,
+/// recording the tasks done there every `every` and at the end (see [`Checkpoint`]).
+/// `fingerprint` names the puzzle and mode, `options` the run; `observe` hears each
+/// task merged, with the solutions of the earlier runs.
+///
+/// The run is cut as `options.shard`, or as the one shard of one: never by the
+/// threads, which may differ between the runs of one checkpoint. Nodes are always
+/// counted, so that a later run asked for them adds up the right figure.
+pub fn count_from_checkpoint(
+    path: &Path,
+    fingerprint: Fingerprint,
+    options: &Options,
+    every: std::time::Duration,
+    count: impl FnOnce(&Options, &mut dyn FnMut(&Progress)) -> Summary,
+    observe: &mut dyn FnMut(&Progress, u64),
+) -> Result<Resumed, CheckpointError> {
+    let fresh = Checkpoint::start(fingerprint, options.shard);
+    let base = match Checkpoint::read(path)? {
+        Some(found) => {
+            found.check_matches(path, &fresh)?;
+            found
+        }
+        None => fresh,
+    };
+    let options = Options {
+        skip: base.done,
+        stats: true,
+        shard: Some(options.shard.unwrap_or(Shard { index: 0, count: 1 })),
+        ..*options
+    };
+    let start = std::time::Instant::now();
+    let mut last_write = start;
+    let mut latest: Option<Checkpoint> = None;
+    let mut failed = None;
+    let summary = count(&options, &mut |p: &Progress| {
+        observe(p, base.solutions);
+        let now = Checkpoint::advanced(&base, p, start.elapsed().as_secs_f64());
+        if failed.is_none() && last_write.elapsed() >= every {
+            failed = now.write(path).err();
+            last_write = std::time::Instant::now();
+        }
+        latest = Some(now);
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    let done = match latest {
+        // Same fingerprint, shard and version make the same cut; a different one
+        // means the checkpoint was edited by hand.
+        Some(now) if base.done > 0 && now.tasks != base.tasks => {
+            return Err(CheckpointError::OtherRun {
+                path: path.to_path_buf(),
+                what: "tasks",
+                found: base.tasks.to_string(),
+                expected: now.tasks.to_string(),
+            })
+        }
+        Some(now) => now,
+        None => base.clone(),
+    };
+    let last = Checkpoint {
+        seconds: base.seconds + start.elapsed().as_secs_f64(),
+        ..done
+    };
+    last.write(path)?;
+    Ok(Resumed {
+        summary: Summary {
+            solutions: last.solutions,
+            total: last.total,
+            nodes: Some(last.nodes),
+            tasks: summary.tasks,
+            searched: last.done,
+            complete: summary.complete,
+        },
+        seconds_before: base.seconds,
+    })
 }
 
 /// Why shard reports cannot be merged. Each message names the file.
