@@ -210,7 +210,7 @@ pub(crate) struct Split {
 /// A search tree as the driver sees it.
 pub(crate) trait Search: Sync {
     /// A subtree, as the search describes it.
-    type Task: Send + Sync;
+    type Task: Send + Sync + Clone;
     /// One worker thread's working space, made once per thread.
     type Worker: Send;
     /// What a solution becomes for the caller.
@@ -232,6 +232,19 @@ pub(crate) trait Search: Sync {
     /// Searches one task, reporting to `sink` (and adding its nodes to `sink.nodes`
     /// when [`Sink::stats`]).
     fn run(&self, worker: &mut Self::Worker, task: &Self::Task, sink: &mut Sink<'_, Self::Item>);
+
+    /// The children of a task's root that the search descends into, appended to `out`
+    /// in search order, and the nodes that entering all its children makes: at least
+    /// `out`'s growth, more when a child is entered and found dead there (propagation
+    /// that empties a domain). Nothing for a solution or a dead end. Walking the tree
+    /// through this visits exactly the nodes a run counts, which is what
+    /// [`crate::estimate`] samples.
+    fn children(
+        &self,
+        worker: &mut Self::Worker,
+        task: &Self::Task,
+        out: &mut Vec<Self::Task>,
+    ) -> u64;
 
     /// Nodes a worker visited outside its tasks (searches shared by all tasks), added
     /// once the search is over.
@@ -293,7 +306,21 @@ struct Found<T> {
     nodes: u64,
 }
 
-impl<T> Sink<'_, T> {
+impl<'a, T> Sink<'a, T> {
+    fn new(keep: bool, stats: bool, limit: u64, task: Task<'a>) -> Sink<'a, T> {
+        Sink {
+            keep,
+            stats,
+            limit,
+            task,
+            count: 0,
+            total: 0,
+            items: Vec::new(),
+            sizes: Vec::new(),
+            nodes: 0,
+        }
+    }
+
     /// Whether nodes are counted.
     #[inline(always)]
     pub fn stats(&self) -> bool {
@@ -398,17 +425,7 @@ pub(crate) fn run_observed<S: Search>(
     let mut stopped = false;
     let mut merged = 0;
     let run_task = |worker: &mut S::Worker, task: Task| {
-        let mut sink = Sink {
-            keep,
-            stats: options.stats,
-            limit,
-            task,
-            count: 0,
-            total: 0,
-            items: Vec::new(),
-            sizes: Vec::new(),
-            nodes: 0,
-        };
+        let mut sink = Sink::new(keep, options.stats, limit, task);
         search.run(worker, &tasks[mine[task.index]], &mut sink);
         sink.finish()
     };
@@ -471,6 +488,23 @@ pub(crate) fn run_observed<S: Search>(
     summary.searched = merged;
     summary.complete = summary.solutions < limit && !stopped;
     summary
+}
+
+/// Runs one task alone, counting (nothing is kept, no limit): the solutions it finds,
+/// the total they stand for, and its nodes.
+pub(crate) fn run_one<S: Search>(
+    search: &S,
+    worker: &mut S::Worker,
+    task: &S::Task,
+) -> (u64, u64, u64) {
+    let never = AtomicUsize::new(usize::MAX);
+    let index = Task {
+        index: 0,
+        abandoned_from: &never,
+    };
+    let mut sink = Sink::new(false, true, u64::MAX, index);
+    search.run(worker, task, &mut sink);
+    (sink.count, sink.total, sink.nodes)
 }
 
 /// Task results not yet merged, and what finished tasks hold (for abandoning).
@@ -726,6 +760,10 @@ mod tests {
         }
 
         fn worker(&self) -> u64 {
+            0
+        }
+
+        fn children(&self, _: &mut u64, _: &usize, _: &mut Vec<usize>) -> u64 {
             0
         }
 

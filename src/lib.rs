@@ -33,6 +33,7 @@
 #![warn(missing_docs)]
 
 pub mod driver;
+pub mod estimate;
 pub mod grid;
 mod meet;
 pub mod meteor;
@@ -51,6 +52,7 @@ pub mod tiling;
 mod zeroed;
 
 pub use driver::{default_threads, Mode, Options, Progress, Shard, ShardError, Summary};
+pub use estimate::{Estimate, EstimateOptions};
 pub use grid::{Board, Grid, Motion, Piece, Point};
 pub use puzzle::{Puzzle, PuzzleError};
 pub use report::TablesReport;

@@ -373,12 +373,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
                 }
                 grew = true;
                 nodes += 1;
-                let _ = self.for_each_child(node, |step, child| {
-                    let mut p = path.clone();
-                    p.push(step);
-                    next.push((child, p));
-                    ControlFlow::Continue(())
-                });
+                self.children(node, &path, &mut next);
             }
             level = next;
             if !grew {
@@ -386,6 +381,23 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             }
         }
         (level, nodes)
+    }
+
+    /// Appends the children of `node`, reached by `path`, to `out` in search order,
+    /// each with the steps that lead to it; nothing for a solution (see
+    /// [`Window::search`]). Returns how many.
+    pub fn children(&self, node: Node, path: &Path, out: &mut Vec<(Node, Path)>) -> usize {
+        if self.is_leaf(node) {
+            return 0;
+        }
+        let before = out.len();
+        let _ = self.for_each_child(node, |step, child| {
+            let mut p = path.clone();
+            p.push(step);
+            out.push((child, p));
+            ControlFlow::Continue(())
+        });
+        out.len() - before
     }
 
     /// [`TableLayout::slot`], with the slot count known at compile time.
@@ -501,6 +513,15 @@ impl<L: Lane + Sync, const K: usize, F: Leaves<L, K>> Search for Tiles<'_, L, K,
 
     fn worker(&self) -> Workspace {
         Workspace::default()
+    }
+
+    fn children(
+        &self,
+        _: &mut Workspace,
+        (node, path): &(Node, Path),
+        out: &mut Vec<(Node, Path)>,
+    ) -> u64 {
+        self.window.children(*node, path, out) as u64
     }
 
     fn run(&self, scratch: &mut Workspace, task: &(Node, Path), sink: &mut Sink<'_, F::Item>) {

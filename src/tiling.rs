@@ -34,6 +34,7 @@
 use std::ops::ControlFlow;
 
 use crate::driver::{self, Mode, Options, Progress, Sink, Summary};
+use crate::estimate::{self, Estimate, EstimateOptions};
 use crate::grid::{self, normalise, Board, Grid, Piece};
 use crate::puzzle::Puzzle;
 use crate::search::{Lane, Lanes, Leaves, Step, Tiles, Window};
@@ -100,6 +101,24 @@ pub enum TilingError {
          the board maps to itself; none qualifies (use --all)"
     )]
     NoSymmetryPiece,
+}
+
+/// Calls the method `$f::<L, K>` of a solver with the lane type and slot count its
+/// tables were built for, passing the lanes first.
+macro_rules! on_lanes {
+    ($solver:ident, $f:ident ( $($arg:expr),* )) => {
+        on_lanes!(@ $solver, $f, ($($arg),*), 4 8 12 16 20 24 28 32)
+    };
+    (@ $solver:ident, $f:ident, $args:tt, $($k:literal)*) => {
+        match ($solver.tables.layout.slots, &$solver.lanes) {
+            $(($k, LaneTables::Narrow(l)) => on_lanes!(@call $solver, $f, u32, $k, l, $args),
+              ($k, LaneTables::Wide(l)) => on_lanes!(@call $solver, $f, u64, $k, l, $args),)*
+            (k, _) => unreachable!("the generator makes 4 to 32 slots, not {k}"),
+        }
+    };
+    (@call $solver:ident, $f:ident, $lane:ty, $k:literal, $l:ident, ($($arg:expr),*)) => {
+        $solver.$f::<$lane, $k>($l, $($arg),*)
+    };
 }
 
 /// A tiling puzzle made ready to solve: checked, its tables built.
@@ -206,16 +225,50 @@ impl TilingSolver {
         observe: &mut dyn FnMut(&Progress),
     ) -> Summary {
         let deliver = |t: Tiling| each(self.setup.untransposed(t));
-        macro_rules! dispatch {
-            ($($k:literal)*) => {
-                match (self.tables.layout.slots, &self.lanes) {
-                    $(($k, LaneTables::Narrow(l)) => self.go::<u32, $k>(l, options, keep, deliver, observe),
-                      ($k, LaneTables::Wide(l)) => self.go::<u64, $k>(l, options, keep, deliver, observe),)*
-                    (k, _) => unreachable!("the generator makes 4 to 32 slots, not {k}"),
-                }
-            };
+        on_lanes!(self, go(options, keep, deliver, observe))
+    }
+
+    /// Knuth's estimate of the search [`TilingSolver::count`] runs: its nodes and
+    /// solutions, with their spread, and the node rate (see [`crate::estimate`]).
+    pub fn estimate(&self, options: &EstimateOptions) -> Estimate {
+        on_lanes!(self, estimate_with(options))
+    }
+
+    /// [`crate::estimate::exhaust`] of the search [`TilingSolver::count`] runs.
+    #[cfg(test)]
+    pub(crate) fn exhaust(&self) -> (u64, u64, u64) {
+        on_lanes!(self, exhaust_with())
+    }
+
+    #[cfg(test)]
+    fn exhaust_with<L: Lane + Sync, const K: usize>(&self, lanes: &Lanes<L>) -> (u64, u64, u64) {
+        let window = self.window::<L, K>(lanes);
+        estimate::exhaust(&self.tiles(&window))
+    }
+
+    /// The window over this solver's tables, with `K` slots a group.
+    fn window<'a, L: Lane, const K: usize>(&'a self, lanes: &'a Lanes<L>) -> Window<'a, L, K> {
+        let mut window: Window<L, K> =
+            Window::new(&self.tables, lanes).expect("slot count matches the dispatch");
+        window.copy_of_previous = self.setup.copy_of_previous;
+        window.leftover = self.setup.leftover;
+        window
+    }
+
+    /// The search of `window`, its solutions made into tilings.
+    fn tiles<'a, L, const K: usize>(
+        &'a self,
+        window: &'a Window<'a, L, K>,
+    ) -> Tiles<'a, L, K, Tilings<'a>> {
+        Tiles {
+            window,
+            above: None,
+            leaves: Tilings {
+                setup: &self.setup,
+                distinct: self.mode == Mode::Distinct,
+                cells: self.setup.board.cells.len(),
+            },
         }
-        dispatch!(4 8 12 16 20 24 28 32)
     }
 
     fn go<L: Lane + Sync, const K: usize>(
@@ -226,20 +279,17 @@ impl TilingSolver {
         deliver: impl FnMut(Tiling) -> ControlFlow<()>,
         observe: &mut dyn FnMut(&Progress),
     ) -> Summary {
-        let mut window: Window<L, K> =
-            Window::new(&self.tables, lanes).expect("slot count matches the dispatch");
-        window.copy_of_previous = self.setup.copy_of_previous;
-        window.leftover = self.setup.leftover;
-        let tiles = Tiles {
-            window: &window,
-            above: None,
-            leaves: Tilings {
-                setup: &self.setup,
-                distinct: self.mode == Mode::Distinct,
-                cells: self.setup.board.cells.len(),
-            },
-        };
-        driver::run_observed(&tiles, options, keep, deliver, observe)
+        let window = self.window::<L, K>(lanes);
+        driver::run_observed(&self.tiles(&window), options, keep, deliver, observe)
+    }
+
+    fn estimate_with<L: Lane + Sync, const K: usize>(
+        &self,
+        lanes: &Lanes<L>,
+        options: &EstimateOptions,
+    ) -> Estimate {
+        let window = self.window::<L, K>(lanes);
+        estimate::estimate(&self.tiles(&window), options)
     }
 }
 

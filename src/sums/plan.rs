@@ -382,6 +382,26 @@ impl Plan {
         }
     }
 
+    /// Appends the children of the node `prefix` leads to, in search order, to `out`;
+    /// returns how many. `state` is the root's, and is left so.
+    fn expand(&self, prefix: &[u8], state: &mut State, out: &mut Vec<Vec<u8>>) -> u64 {
+        let depth = prefix.len();
+        if depth == self.cells {
+            return 0;
+        }
+        self.replay(prefix, state);
+        let mut cand = self.candidates(depth, state);
+        let children = cand.count_ones();
+        while cand != 0 {
+            let mut child = prefix.to_vec();
+            child.push(cand.trailing_zeros() as u8);
+            out.push(child);
+            cand &= cand - 1;
+        }
+        self.unwind(prefix, state);
+        u64::from(children)
+    }
+
     /// The values of a complete branch, per cell.
     fn solution(&self, st: &State) -> Vec<i64> {
         let mut out = vec![0; self.cells];
@@ -468,16 +488,7 @@ impl Search for Plan {
         while level.len() < split.tasks && depth < self.cells().min(split.depth) {
             let mut next = Vec::new();
             for prefix in &level {
-                self.replay(prefix, &mut state);
-                let mut cand = self.candidates(depth, &state);
-                while cand != 0 {
-                    nodes += 1;
-                    let mut child = prefix.clone();
-                    child.push(cand.trailing_zeros() as u8);
-                    next.push(child);
-                    cand &= cand - 1;
-                }
-                self.unwind(prefix, &mut state);
+                nodes += self.expand(prefix, &mut state, &mut next);
             }
             level = next;
             depth += 1;
@@ -489,6 +500,10 @@ impl Search for Plan {
     }
 
     fn worker(&self) {}
+
+    fn children(&self, _: &mut (), task: &Vec<u8>, out: &mut Vec<Vec<u8>>) -> u64 {
+        self.expand(task, &mut self.state(), out)
+    }
 
     fn run(&self, _: &mut (), task: &Vec<u8>, sink: &mut Sink<'_, Vec<i64>>) {
         let mut state = self.state();

@@ -1369,30 +1369,12 @@ impl Engine {
             let mut next = Vec::new();
             let mut grew = false;
             for path in level {
-                s.enter();
-                domains.copy_from_slice(root);
-                self.replay(&path, &mut domains, s);
-                let Some(cell) = self.choose(&domains) else {
-                    next.push(path);
-                    continue;
-                };
-                grew = true;
-                let domain = domains[cell];
-                let mut candidates = domain;
-                while candidates != 0 {
-                    let bit = candidates & candidates.wrapping_neg();
-                    candidates &= candidates - 1;
-                    tried += 1;
-                    let mark = s.trail.len();
-                    s.enter();
-                    domains[cell] = bit;
-                    s.push_cell(cell, domain, bit);
-                    if self.propagate(&mut domains, s) {
-                        let mut child = path.clone();
-                        child.push((cell as u32, bit));
-                        next.push(child);
+                match self.expand(root, &path, &mut domains, s, &mut next) {
+                    Some(entered) => {
+                        grew = true;
+                        tried += entered;
                     }
-                    s.undo(&mut domains, mark);
+                    None => next.push(path),
                 }
             }
             level = next;
@@ -1401,6 +1383,40 @@ impl Engine {
             }
         }
         (level, tried)
+    }
+
+    /// Appends the children of the node `path` leads to (the values of its chosen
+    /// cell that propagate without a contradiction) to `out`, in search order, and
+    /// returns the values tried; `None` for a solution. `domains` is scratch space.
+    fn expand(
+        &self,
+        root: &[u64],
+        path: &Choices,
+        domains: &mut [u64],
+        s: &mut WorkLists,
+        out: &mut Vec<Choices>,
+    ) -> Option<u64> {
+        s.enter();
+        domains.copy_from_slice(root);
+        self.replay(path, domains, s);
+        let cell = self.choose(domains)?;
+        let domain = domains[cell];
+        let mut candidates = domain;
+        while candidates != 0 {
+            let bit = candidates & candidates.wrapping_neg();
+            candidates &= candidates - 1;
+            let mark = s.trail.len();
+            s.enter();
+            domains[cell] = bit;
+            s.push_cell(cell, domain, bit);
+            if self.propagate(domains, s) {
+                let mut child = path.clone();
+                child.push((cell as u32, bit));
+                out.push(child);
+            }
+            s.undo(domains, mark);
+        }
+        Some(u64::from(domain.count_ones()))
     }
 
     /// Searches the subtree the choices lead to, its root included; returns the nodes
@@ -1486,6 +1502,16 @@ impl Search for Engine {
 
     fn worker(&self) -> WorkLists {
         WorkLists::new(self)
+    }
+
+    fn children(&self, lists: &mut WorkLists, task: &Choices, out: &mut Vec<Choices>) -> u64 {
+        let Some(root) = &self.root else {
+            return 0;
+        };
+        let mut domains = std::mem::take(&mut lists.domains);
+        let entered = self.expand(root, task, &mut domains, lists, out);
+        lists.domains = domains;
+        entered.unwrap_or(0)
     }
 
     fn run(&self, lists: &mut WorkLists, task: &Choices, sink: &mut Sink<'_, Vec<i64>>) {

@@ -33,6 +33,7 @@ use super::plan::{planned_order, Plan};
 use super::prepare::{Prepared, Values};
 use super::propagate::Engine;
 use crate::driver::{self, Mode, Options, Progress, Search, Sink, Split, Summary};
+use crate::estimate::{self, Estimate, EstimateOptions};
 use crate::symmetry::Group;
 
 /// Tasks the search tree is cut into on several threads.
@@ -196,6 +197,29 @@ impl SumsSolver {
         self.run(options, true, each, &mut |_| {})
     }
 
+    /// Knuth's estimate of the search [`SumsSolver::count`] runs: its nodes and
+    /// solutions, with their spread, and the node rate (see [`crate::estimate`]).
+    pub fn estimate(&self, options: &EstimateOptions) -> Estimate {
+        let estimate = match &self.kernel {
+            Kernel::Plan(plan) => estimate::estimate(plan, options),
+            Kernel::Engine(engine) => estimate::estimate(engine, options),
+            Kernel::Unsatisfiable => estimate::estimate(&Unsatisfiable, options),
+        };
+        estimate.scale_total(self.group_order)
+    }
+
+    /// [`crate::estimate::exhaust`] of the search [`SumsSolver::count`] runs (the
+    /// total as a run reports it).
+    #[cfg(test)]
+    pub(crate) fn exhaust(&self) -> (u64, u64, u64) {
+        let (nodes, solutions, _) = match &self.kernel {
+            Kernel::Plan(plan) => estimate::exhaust(plan),
+            Kernel::Engine(engine) => estimate::exhaust(engine),
+            Kernel::Unsatisfiable => estimate::exhaust(&Unsatisfiable),
+        };
+        (nodes, solutions, solutions * self.group_order)
+    }
+
     fn run(
         &self,
         options: &Options,
@@ -240,6 +264,10 @@ impl Search for Unsatisfiable {
     }
 
     fn worker(&self) {}
+
+    fn children(&self, _: &mut (), _: &(), _: &mut Vec<()>) -> u64 {
+        0
+    }
 
     fn run(&self, _: &mut (), _: &(), _: &mut Sink<'_, Vec<i64>>) {}
 }

@@ -1,5 +1,5 @@
 //! Tests of the internals that the integration tests (`tests/it/`) cannot reach: the
-//! split search against the plain search, the meteor search from run-time tables
+//! estimate's walk of the tree against a run, the split search against the plain search, the meteor search from run-time tables
 //! (pruned or not, restricted or not, any thread count, any limit), the baked tables against the run-time ones
 //! and an independent enumeration, the pruning and the half-turn restriction against
 //! the unpruned tables.
@@ -9,6 +9,7 @@
 
 use crate as lib;
 
+mod estimate;
 mod meet;
 mod meteor;
 mod tables;

@@ -1,0 +1,488 @@
+//! How big a search is before it is run: Knuth's random-path estimate of its tree
+//! (D. E. Knuth, "Estimating the efficiency of backtrack programs", Mathematics of
+//! Computation 29, 1975), and a probe of the rate at which the real search visits
+//! nodes, for any [`Search`] the driver runs.
+//!
+//! # The estimate
+//! A *path* starts at the root and, at each node, notes how many children the search
+//! would enter there (`d`), then steps to one of them chosen uniformly at random, until
+//! it reaches a node with none. The product of the `d`s seen above a depth estimates
+//! the number of nodes at that depth without bias; summed over the depths it
+//! estimates the nodes, and at a solution it estimates the solutions. The mean over
+//! many independent paths converges to the true figures; the spread reported is the
+//! standard error of that mean, computed from the paths.
+//!
+//! The paths are *stratified*: the top of the tree is searched exactly, cut into
+//! subtrees the way the driver cuts it into tasks (about one per
+//! [`PATHS_PER_STRATUM`] paths), and each subtree gets an equal share of the paths.
+//! The estimate is the exact count above the cut plus the subtrees' estimates, and its
+//! variance the sum of theirs: how much the subtrees differ from each other no longer
+//! adds to the error, which on the shipped puzzles narrows it several times for the
+//! same work. Children found dead when
+//! entered (propagation) count as nodes but are never stepped to: their subtrees are
+//! themselves, so the walk picks among the live children only, with their number as
+//! the weight.
+//!
+//! The paths see the tree through [`Search::children`], and a solution's worth (one
+//! solution, a class standing for its orbit, a class dropped as not the least of its
+//! orbit) through [`Search::run`] of that leaf, so the estimate is of the very
+//! figures a run reports. Trees with rare, deep, heavy subtrees make the estimate
+//! converge slowly, and a standard error computed from too few paths then understates
+//! the error: the paths rarely meet the subtrees that dominate.
+//!
+//! # The rate
+//! The probe runs the real search ([`Search::run`], with node counting) on whole
+//! subtrees of about [`PROBE_SUBTREE`] nodes by the estimate, until the probe time is
+//! spent: rooted at random nodes of the deepest level below the cut whose subtrees
+//! hold that many on average, or, when the cut's own subtrees are smaller, the tasks
+//! of a coarser cut.
+//! Nodes over seconds is the rate of one thread.
+
+use std::time::Instant;
+
+use crate::driver::{run_one, Search, Split};
+
+/// The average subtree size, by the estimate, of the nodes whose subtrees the rate
+/// probe runs: large enough that timing one costs nothing, small enough that several
+/// fit any probe.
+pub const PROBE_SUBTREE: f64 = 10_000.0;
+
+/// The average subtree size, by a pilot of plain paths, below which a path stops
+/// choosing at random and searches the rest of its subtree exactly.
+pub const TAIL_SUBTREE: f64 = 64.0;
+
+/// Paths per stratum the cut aims at.
+pub const PATHS_PER_STRATUM: u64 = 16;
+
+/// How an estimate is made.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EstimateOptions {
+    /// Random paths from the root.
+    pub paths: u64,
+    /// The seed of the paths' random choices: the same seed gives the same estimate.
+    pub seed: u64,
+    /// Seconds of real search to measure the node rate (0: no probe).
+    pub probe_seconds: f64,
+}
+
+impl Default for EstimateOptions {
+    fn default() -> EstimateOptions {
+        EstimateOptions {
+            paths: 100_000,
+            seed: 1,
+            probe_seconds: 0.5,
+        }
+    }
+}
+
+/// An estimated figure: the mean of the paths' estimates and its standard error.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Spread {
+    /// The estimate.
+    pub mean: f64,
+    /// The standard error of the mean (0 when every path gave the same figure).
+    pub std_error: f64,
+}
+
+impl Spread {
+    /// The standard error as a fraction of the mean (0 for a mean of 0).
+    pub fn relative(&self) -> f64 {
+        if self.mean == 0.0 {
+            0.0
+        } else {
+            self.std_error / self.mean
+        }
+    }
+}
+
+/// The measured speed of the real search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rate {
+    /// Nodes the probe's searches visited.
+    pub nodes: u64,
+    /// Seconds they took, on one thread.
+    pub seconds: f64,
+    /// Subtrees searched.
+    pub subtrees: u64,
+}
+
+impl Rate {
+    /// Nodes a second on one thread.
+    pub fn per_second(&self) -> f64 {
+        self.nodes as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// What a search will cost and find, before it runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Estimate {
+    /// The options it was made with.
+    pub options: EstimateOptions,
+    /// Paths walked: [`EstimateOptions::paths`], more when there are more strata than
+    /// half as many (each gets two), fewer where a stratum has only one path.
+    pub paths: u64,
+    /// Nodes above the strata, counted exactly.
+    pub above: u64,
+    /// The subtrees the tree was cut into, each sampled by its share of the paths.
+    pub strata: usize,
+    /// Nodes, as [`crate::Summary::nodes`] would count them.
+    pub nodes: Spread,
+    /// Solutions, as [`crate::Summary::solutions`] would count them (classes in
+    /// distinct mode).
+    pub solutions: Spread,
+    /// The solutions they stand for, as [`crate::Summary::total`].
+    pub total: Spread,
+    /// Estimated nodes per level, from the strata's roots (level 0) down.
+    pub levels: Vec<f64>,
+    /// Whether the figures are exact: the cut reached every leaf, or no path had a
+    /// choice to make below it.
+    pub exact: bool,
+    /// The node rate, unless no probe was asked for.
+    pub rate: Option<Rate>,
+}
+
+impl Estimate {
+    /// Expected seconds of a run on `threads` threads, if the work divides evenly
+    /// among them; `None` without a rate.
+    pub fn seconds(&self, threads: usize) -> Option<f64> {
+        let rate = self.rate?;
+        Some(self.nodes.mean / rate.per_second() / threads.max(1) as f64)
+    }
+
+    /// Every figure multiplied by `factor` where a solution found stands for that
+    /// many (number puzzles in distinct mode).
+    pub(crate) fn scale_total(mut self, factor: u64) -> Estimate {
+        self.total.mean *= factor as f64;
+        self.total.std_error *= factor as f64;
+        self
+    }
+}
+
+/// Running mean and variance (Welford).
+#[derive(Default)]
+struct Moments {
+    n: f64,
+    mean: f64,
+    square: f64,
+}
+
+impl Moments {
+    fn add(&mut self, x: f64) {
+        self.n += 1.0;
+        let delta = x - self.mean;
+        self.mean += delta / self.n;
+        self.square += delta * (x - self.mean);
+    }
+
+    fn spread(&self) -> Spread {
+        let variance = if self.n > 1.0 {
+            self.square / (self.n - 1.0)
+        } else {
+            0.0
+        };
+        Spread {
+            mean: self.mean,
+            std_error: (variance / self.n.max(1.0)).sqrt(),
+        }
+    }
+}
+
+/// One random path's findings.
+struct Path<T> {
+    nodes: f64,
+    solutions: f64,
+    total: f64,
+    /// The node it stopped at, when it reached the depth it was to stop at, and the
+    /// weight of that node (the product of the choices above it).
+    stopped: Option<(T, f64)>,
+    /// Whether it chose among several children anywhere: if not, every path from its
+    /// root is this one.
+    chose: bool,
+}
+
+/// Walks one random path from `root` (which counts as a node), adding the nodes it
+/// estimates per level below `root` to `levels`; stops early at depth `stop_at` below
+/// `root`.
+fn walk<S: Search>(
+    search: &S,
+    worker: &mut S::Worker,
+    root: &S::Task,
+    rng: &mut fastrand::Rng,
+    children: &mut Vec<S::Task>,
+    levels: &mut Vec<f64>,
+    stop_at: usize,
+) -> Path<S::Task> {
+    let mut path = Path {
+        nodes: 1.0,
+        solutions: 0.0,
+        total: 0.0,
+        stopped: None,
+        chose: false,
+    };
+    let mut weight = 1.0;
+    let mut node = root.clone();
+    let mut depth = 0;
+    loop {
+        if depth == stop_at {
+            path.stopped = Some((node, weight));
+            return path;
+        }
+        children.clear();
+        let entered = search.children(worker, &node, children);
+        if entered == 0 {
+            let (count, total, _) = run_one(search, worker, &node);
+            path.solutions = weight * count as f64;
+            path.total = weight * total as f64;
+            return path;
+        }
+        path.nodes += weight * entered as f64;
+        if levels.len() <= depth + 1 {
+            levels.resize(depth + 2, 0.0);
+        }
+        levels[depth + 1] += weight * entered as f64;
+        if children.is_empty() {
+            return path;
+        }
+        path.chose |= children.len() > 1;
+        weight *= children.len() as f64;
+        node = children.swap_remove(rng.usize(..children.len()));
+        depth += 1;
+    }
+}
+
+/// Estimates `search`'s tree as `options` says.
+pub(crate) fn estimate<S: Search>(search: &S, options: &EstimateOptions) -> Estimate {
+    let target = (options.paths / PATHS_PER_STRATUM).max(1) as usize;
+    let (strata, above) = search.split(Split {
+        depth: usize::MAX,
+        tasks: target,
+    });
+    let exact = |nodes: u64| Spread {
+        mean: nodes as f64,
+        std_error: 0.0,
+    };
+    let mut estimate = Estimate {
+        options: *options,
+        paths: 0,
+        above,
+        strata: strata.len(),
+        nodes: exact(above),
+        solutions: exact(0),
+        total: exact(0),
+        levels: vec![strata.len() as f64],
+        exact: true,
+        rate: None,
+    };
+    if strata.is_empty() {
+        // Dead before any task: nothing to sample.
+        return estimate;
+    }
+    let mut worker = search.worker();
+    let mut rng = fastrand::Rng::with_seed(options.seed);
+    let mut children = Vec::new();
+    // Paths are shared out evenly, at least two a stratum (for its variance).
+    let each = (options.paths / strata.len() as u64).max(2);
+    let extra = options.paths.saturating_sub(each * strata.len() as u64);
+    let mut levels = Vec::new();
+    // A pilot of two whole paths a stratum: the tree's profile, for where the paths
+    // hand over to exact searches and where the rate is probed.
+    for stratum in &strata {
+        levels.clear();
+        let mut walked = 0.0;
+        for _ in 0..2 {
+            let path = walk(
+                search,
+                &mut worker,
+                stratum,
+                &mut rng,
+                &mut children,
+                &mut levels,
+                usize::MAX,
+            );
+            walked += 1.0;
+            if !path.chose {
+                break;
+            }
+        }
+        if estimate.levels.len() < levels.len() {
+            estimate.levels.resize(levels.len(), 0.0);
+        }
+        for (sum, level) in estimate.levels.iter_mut().zip(&levels).skip(1) {
+            *sum += level / walked;
+        }
+    }
+    let tail = tail_depth(&estimate.levels);
+    let mut variance = [0.0; 3];
+    for (i, stratum) in strata.iter().enumerate() {
+        let paths = each + u64::from((i as u64) < extra);
+        let mut moments = [Moments::default(), Moments::default(), Moments::default()];
+        for _ in 0..paths {
+            let mut path = walk(
+                search,
+                &mut worker,
+                stratum,
+                &mut rng,
+                &mut children,
+                &mut levels,
+                tail,
+            );
+            if let Some((node, weight)) = path.stopped.take() {
+                let (count, total, nodes) = run_one(search, &mut worker, &node);
+                // The walk counted the node itself.
+                path.nodes += weight * (nodes - 1) as f64;
+                path.solutions = weight * count as f64;
+                path.total = weight * total as f64;
+            }
+            moments[0].add(path.nodes);
+            moments[1].add(path.solutions);
+            moments[2].add(path.total);
+            if !path.chose {
+                // The one path there is: exact.
+                break;
+            }
+            estimate.exact = false;
+        }
+        estimate.paths += moments[0].n as u64;
+        let figures = [
+            &mut estimate.nodes,
+            &mut estimate.solutions,
+            &mut estimate.total,
+        ];
+        for ((figure, moments), variance) in figures.into_iter().zip(&moments).zip(&mut variance) {
+            let spread = moments.spread();
+            figure.mean += spread.mean;
+            *variance += spread.std_error * spread.std_error;
+        }
+    }
+    estimate.nodes.std_error = variance[0].sqrt();
+    estimate.solutions.std_error = variance[1].sqrt();
+    estimate.total.std_error = variance[2].sqrt();
+    if options.probe_seconds > 0.0 {
+        estimate.rate = Some(probe(
+            search,
+            &mut worker,
+            &strata,
+            &mut rng,
+            &estimate,
+            options.probe_seconds,
+        ));
+    }
+    estimate
+}
+
+/// The shallowest depth whose nodes' subtrees hold at most [`TAIL_SUBTREE`] nodes on
+/// average, or none.
+fn tail_depth(levels: &[f64]) -> usize {
+    let below: Vec<f64> = levels
+        .iter()
+        .rev()
+        .scan(0.0, |sum, level| {
+            *sum += level;
+            Some(*sum)
+        })
+        .collect();
+    (1..levels.len())
+        .find(|&depth| {
+            levels[depth] > 0.0 && below[levels.len() - 1 - depth] / levels[depth] <= TAIL_SUBTREE
+        })
+        .unwrap_or(usize::MAX)
+}
+
+/// The depth whose nodes' subtrees hold [`PROBE_SUBTREE`] nodes on average: the
+/// deepest where they hold at least that many, or the root.
+fn probe_depth(levels: &[f64]) -> usize {
+    let mut below = 0.0;
+    for depth in (0..levels.len()).rev() {
+        below += levels[depth];
+        if levels[depth] > 0.0 && below / levels[depth] >= PROBE_SUBTREE {
+            return depth;
+        }
+    }
+    0
+}
+
+/// Times the real search on random subtrees (see the module docs).
+fn probe<S: Search>(
+    search: &S,
+    worker: &mut S::Worker,
+    strata: &[S::Task],
+    rng: &mut fastrand::Rng,
+    estimate: &Estimate,
+    seconds: f64,
+) -> Rate {
+    let mut rate = Rate {
+        nodes: 0,
+        seconds: 0.0,
+        subtrees: 0,
+    };
+    let depth = probe_depth(&estimate.levels);
+    // Below the strata when their subtrees are large, else whole tasks of a coarser
+    // cut, sized like them.
+    let coarse = (depth == 0).then(|| {
+        let tasks = (estimate.nodes.mean / PROBE_SUBTREE).ceil().max(1.0);
+        search
+            .split(Split {
+                depth: usize::MAX,
+                tasks: tasks.min(strata.len() as f64) as usize,
+            })
+            .0
+    });
+    let mut children = Vec::new();
+    let mut unused = Vec::new();
+    let start = Instant::now();
+    // The walks down cost time too; a tree whose paths mostly die above the depth
+    // must still end the probe.
+    while rate.seconds < seconds && start.elapsed().as_secs_f64() < 4.0 * seconds {
+        let node = match &coarse {
+            Some(tasks) if tasks.is_empty() => break,
+            Some(tasks) => tasks[rng.usize(..tasks.len())].clone(),
+            None => {
+                let stratum = &strata[rng.usize(..strata.len())];
+                let path = walk(
+                    search,
+                    worker,
+                    stratum,
+                    rng,
+                    &mut children,
+                    &mut unused,
+                    depth,
+                );
+                let Some((node, _)) = path.stopped else {
+                    continue;
+                };
+                node
+            }
+        };
+        let started = Instant::now();
+        let (_, _, nodes) = run_one(search, worker, &node);
+        rate.seconds += started.elapsed().as_secs_f64();
+        rate.nodes += nodes;
+        rate.subtrees += 1;
+    }
+    rate
+}
+
+/// Every node of `search`'s tree walked through [`Search::children`], as the
+/// estimate's paths see it: the nodes, solutions and total, which must be a run's.
+#[cfg(test)]
+pub(crate) fn exhaust<S: Search>(search: &S) -> (u64, u64, u64) {
+    let (roots, above) = search.split(Split { depth: 0, tasks: 1 });
+    let mut worker = search.worker();
+    let mut figures = (above, 0, 0);
+    let mut stack = roots;
+    let mut children = Vec::new();
+    while let Some(node) = stack.pop() {
+        figures.0 += 1;
+        children.clear();
+        let entered = search.children(&mut worker, &node, &mut children);
+        if entered == 0 {
+            let (count, total, _) = run_one(search, &mut worker, &node);
+            figures.1 += count;
+            figures.2 += total;
+        }
+        // Children found dead are nodes too; the live ones count when popped.
+        figures.0 += entered - children.len() as u64;
+        stack.append(&mut children);
+    }
+    figures
+}
