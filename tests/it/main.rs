@@ -8,6 +8,7 @@
 mod common;
 mod data_files;
 mod distinct;
+mod estimate;
 mod meteor;
 mod meteor_cli;
 mod puzzle_parse;

@@ -1,0 +1,193 @@
+//! `polytile estimate` and the library's estimates: every shipped file's estimate
+//! against a real count (within four standard errors, or equal where it says it is
+//! exact), the command's text and JSON, and its refusals.
+
+use std::path::Path;
+
+use polytile::estimate::Spread;
+use polytile::{Estimate, EstimateOptions, Mode, Options, Summary, SumsSolver, TilingSolver};
+
+use crate::common::cli::{fails, json_lines, number, stdout_of, TempFile};
+
+/// No rate probe: the figures then depend on the seed alone.
+fn no_probe() -> EstimateOptions {
+    EstimateOptions {
+        probe_seconds: 0.0,
+        ..EstimateOptions::default()
+    }
+}
+
+/// `spread` is `real` within four standard errors, or exactly when the estimate is
+/// exact.
+fn check(what: &str, estimate: &Estimate, spread: &Spread, real: u64) {
+    let error = (spread.mean - real as f64).abs();
+    if estimate.exact {
+        assert!(
+            error < 1e-6 * real.max(1) as f64,
+            "{what}: exact {spread:?}, real {real}"
+        );
+    } else {
+        assert!(
+            error <= 4.0 * spread.std_error,
+            "{what}: {spread:?} is {:.1} standard errors from {real}",
+            error / spread.std_error
+        );
+    }
+}
+
+fn compare(name: &str, estimate: &Estimate, run: &Summary) {
+    check(
+        &format!("{name} nodes"),
+        estimate,
+        &estimate.nodes,
+        run.nodes.unwrap(),
+    );
+    check(
+        &format!("{name} solutions"),
+        estimate,
+        &estimate.solutions,
+        run.solutions,
+    );
+    check(
+        &format!("{name} total"),
+        estimate,
+        &estimate.total,
+        run.total,
+    );
+    assert!(
+        estimate.paths > 0 && estimate.strata > 0,
+        "{name}: {estimate:?}"
+    );
+}
+
+#[test]
+fn every_shipped_file_is_estimated_within_its_spread() {
+    let one = Options {
+        threads: 1,
+        stats: true,
+        ..Options::default()
+    };
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&data).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        // A quarter of an hour to count: README.md quotes its estimate.
+        if name.starts_with("magic-square-5") {
+            continue;
+        }
+        for mode in [Mode::All, Mode::Distinct] {
+            match path.extension().and_then(|e| e.to_str()) {
+                Some("puz") => {
+                    let puzzle = polytile::Puzzle::load(&path).unwrap();
+                    let Ok(solver) = TilingSolver::new(&puzzle, mode) else {
+                        continue;
+                    };
+                    compare(&name, &solver.estimate(&no_probe()), &solver.count(&one));
+                }
+                Some("sum") => {
+                    let model = polytile::sums::load(&path).unwrap();
+                    let solver = SumsSolver::new(&model, mode).unwrap();
+                    compare(&name, &solver.estimate(&no_probe()), &solver.count(&one));
+                }
+                _ => continue,
+            }
+            seen += 1;
+        }
+    }
+    assert!(seen >= 25, "{seen} files and modes");
+}
+
+#[test]
+fn the_command_prints_the_estimate_and_the_time() {
+    let out = stdout_of(&[
+        "estimate",
+        "data/pentomino-6x10.puz",
+        "--probe",
+        "0.05",
+        "--threads",
+        "2",
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    assert!(lines[0].starts_with("data/pentomino-6x10.puz: all solutions, estimated from "));
+    assert!(lines[1].starts_with("nodes ") && lines[1].contains("(standard error)"));
+    assert!(lines[2].starts_with("solutions "));
+    assert!(lines[3].starts_with("rate ") && lines[3].contains("nodes a second on one thread"));
+    assert!(lines[4].starts_with("time ") && lines[4].contains("on 2 threads"));
+
+    // A tree the cut walks whole is exact, and says so.
+    let out = stdout_of(&["estimate", "data/magic-square-3.sum", "--probe", "0"]);
+    assert!(out.contains("solutions   8  exact"), "{out}");
+    assert_eq!(out.lines().count(), 3, "{out}");
+}
+
+#[test]
+fn json_carries_every_figure_and_the_seed_fixes_them() {
+    let args = [
+        "estimate",
+        "data/pentomino-8x8-hole.puz",
+        "--distinct",
+        "--format",
+        "json",
+        "--paths",
+        "5000",
+        "--seed",
+        "3",
+        "--probe",
+        "0.02",
+        "--threads",
+        "4",
+    ];
+    let out = stdout_of(&args);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 1);
+    let e = &lines[0];
+    assert_eq!(e["mode"], "distinct");
+    assert_eq!(e["seed"], 3);
+    assert!(number(e, "paths") >= 5000.0 * 0.5);
+    for figure in ["nodes", "solutions", "total"] {
+        let f = e[figure].as_object().unwrap();
+        assert!(
+            number(f, "estimate") > 0.0 && number(f, "std_error") >= 0.0,
+            "{figure}"
+        );
+    }
+    let rate = e["rate"].as_object().unwrap();
+    assert!(number(rate, "nodes_per_second") > 0.0);
+    let seconds = e["seconds"].as_object().unwrap();
+    assert_eq!(seconds["threads"], 4);
+    let (one, four) = (number(seconds, "one_thread"), number(seconds, "on_threads"));
+    assert!((one / four - 4.0).abs() < 1e-6, "{one} {four}");
+    assert!(!e["levels"].as_array().unwrap().is_empty());
+    // Without the probe's timing, the same seed prints the same object.
+    let strip = |text: &str| {
+        let mut m = json_lines(text).remove(0);
+        m.remove("rate");
+        m.remove("seconds");
+        m
+    };
+    assert_eq!(strip(&out), strip(&stdout_of(&args)));
+}
+
+#[test]
+fn bad_arguments_and_files_are_refused_with_one_line() {
+    let line = fails(&["estimate", "data/no-such-file.puz"]);
+    assert!(line.contains("data/no-such-file.puz"), "{line}");
+    let line = fails(&["estimate", "data/pentomino-6x10.puz", "--paths", "0"]);
+    assert!(line.contains("--paths"), "{line}");
+    let line = fails(&["estimate", "data/pentomino-6x10.puz", "--probe", "-1"]);
+    assert!(line.contains("seconds"), "{line}");
+    // A number puzzle read as a tiling puzzle, and the other way round, name the file
+    // and where it went wrong.
+    let line = fails(&["estimate", "data/pentomino-6x10.puz", "--sums"]);
+    assert!(line.starts_with("data/pentomino-6x10.puz:"), "{line}");
+    let abc = TempFile::new(
+        "estimate",
+        "abc",
+        "puz",
+        &std::fs::read("data/abc.sum").unwrap(),
+    );
+    let line = fails(&["estimate", abc.0.to_str().unwrap()]);
+    assert!(line.contains("abc.puz:"), "{line}");
+}
