@@ -4,7 +4,7 @@
 //! unless `--all` is given.
 //!
 //! ```sh
-//! cargo run --release --example estimate_vs_run [-- [--all] [--distinct] [--paths N]]
+//! cargo run --release --example estimate_vs_run [-- [--all] [--distinct] [--paths N] [--seed N] [--tail N]]
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -24,8 +24,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Mode::All
     };
     let mut options = EstimateOptions::default();
-    if let Some(i) = args.iter().position(|a| a == "--paths") {
-        options.paths = args.get(i + 1).ok_or("--paths needs a number")?.parse()?;
+    let value = |flag: &str| -> Result<Option<f64>, Box<dyn std::error::Error>> {
+        match args.iter().position(|a| a == flag) {
+            None => Ok(None),
+            Some(i) => Ok(Some(
+                args.get(i + 1)
+                    .ok_or(format!("{flag} needs a number"))?
+                    .parse()?,
+            )),
+        }
+    };
+    if let Some(paths) = value("--paths")? {
+        options.paths = paths as u64;
+    }
+    if let Some(seed) = value("--seed")? {
+        options.seed = seed as u64;
+    }
+    if let Some(tail) = value("--tail")? {
+        options.tail_nodes = tail;
     }
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&data)?
@@ -73,9 +89,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         };
         println!(
             "| {name} | {} | {} | {} | {} | {} | {} |",
-            figure(&estimate, &estimate.nodes),
+            figure(&estimate, &estimate.nodes, run.nodes.unwrap_or(0)),
             run.nodes.unwrap_or(0),
-            figure(&estimate, &estimate.solutions),
+            figure(&estimate, &estimate.solutions, run.solutions),
             run.solutions,
             estimate.seconds(1).map_or("-".into(), seconds_text),
             seconds_text(seconds),
@@ -84,12 +100,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// An estimated figure with its standard error.
-fn figure(estimate: &Estimate, spread: &Spread) -> String {
+/// An estimated figure with its standard error, and how many standard errors it is
+/// from the `real` figure.
+fn figure(estimate: &Estimate, spread: &Spread, real: u64) -> String {
     if estimate.exact {
         format!("{:.0} (exact)", spread.mean)
     } else {
-        format!("{:.4e} ± {:.1}%", spread.mean, 100.0 * spread.relative())
+        let off = (spread.mean - real as f64).abs() / spread.std_error;
+        format!(
+            "{:.4e} ± {:.1}% ({off:.1} SE off)",
+            spread.mean,
+            100.0 * spread.relative()
+        )
     }
 }
 

@@ -47,9 +47,8 @@ use crate::driver::{run_one, Search, Split};
 /// fit any probe.
 pub const PROBE_SUBTREE: f64 = 10_000.0;
 
-/// The average subtree size, by a pilot of plain paths, below which a path stops
-/// choosing at random and searches the rest of its subtree exactly.
-pub const TAIL_SUBTREE: f64 = 64.0;
+/// The default of [`EstimateOptions::tail_nodes`].
+pub const TAIL_SUBTREE: f64 = 1_000.0;
 
 /// Paths per stratum the cut aims at.
 pub const PATHS_PER_STRATUM: u64 = 16;
@@ -63,14 +62,18 @@ pub struct EstimateOptions {
     pub seed: u64,
     /// Seconds of real search to measure the node rate (0: no probe).
     pub probe_seconds: f64,
+    /// Paths search exactly below the first depth whose subtrees hold at most this
+    /// many nodes on average (by a pilot); 0: they never do.
+    pub tail_nodes: f64,
 }
 
 impl Default for EstimateOptions {
     fn default() -> EstimateOptions {
         EstimateOptions {
-            paths: 100_000,
+            paths: 20_000,
             seed: 1,
             probe_seconds: 0.5,
+            tail_nodes: TAIL_SUBTREE,
         }
     }
 }
@@ -119,7 +122,8 @@ pub struct Estimate {
     /// The options it was made with.
     pub options: EstimateOptions,
     /// Paths walked: [`EstimateOptions::paths`], more when there are more strata than
-    /// half as many (each gets two), fewer where a stratum has only one path.
+    /// half as many (each gets two), fewer where a stratum has only one path or is
+    /// searched whole (it counts one).
     pub paths: u64,
     /// Nodes above the strata, counted exactly.
     pub above: u64,
@@ -167,6 +171,13 @@ struct Moments {
 }
 
 impl Moments {
+    /// One observation.
+    fn of(x: f64) -> Moments {
+        let mut m = Moments::default();
+        m.add(x);
+        m
+    }
+
     fn add(&mut self, x: f64) {
         self.n += 1.0;
         let delta = x - self.mean;
@@ -277,71 +288,33 @@ pub(crate) fn estimate<S: Search>(search: &S, options: &EstimateOptions) -> Esti
         // Dead before any task: nothing to sample.
         return estimate;
     }
-    let mut worker = search.worker();
-    let mut rng = fastrand::Rng::with_seed(options.seed);
-    let mut children = Vec::new();
+    let mut walker = Walker {
+        search,
+        worker: search.worker(),
+        rng: fastrand::Rng::with_seed(options.seed),
+        children: Vec::new(),
+        levels: Vec::new(),
+    };
+    let sizes = walker.pilot(&strata, &mut estimate.levels);
+    let tail = tail_depth(&estimate.levels, options.tail_nodes);
     // Paths are shared out evenly, at least two a stratum (for its variance).
     let each = (options.paths / strata.len() as u64).max(2);
     let extra = options.paths.saturating_sub(each * strata.len() as u64);
-    let mut levels = Vec::new();
-    // A pilot of two whole paths a stratum: the tree's profile, for where the paths
-    // hand over to exact searches and where the rate is probed.
-    for stratum in &strata {
-        levels.clear();
-        let mut walked = 0.0;
-        for _ in 0..2 {
-            let path = walk(
-                search,
-                &mut worker,
-                stratum,
-                &mut rng,
-                &mut children,
-                &mut levels,
-                usize::MAX,
-            );
-            walked += 1.0;
-            if !path.chose {
-                break;
-            }
-        }
-        if estimate.levels.len() < levels.len() {
-            estimate.levels.resize(levels.len(), 0.0);
-        }
-        for (sum, level) in estimate.levels.iter_mut().zip(&levels).skip(1) {
-            *sum += level / walked;
-        }
-    }
-    let tail = tail_depth(&estimate.levels);
+    // When the paths' exact searches would cost about as much as the whole tree, by
+    // the pilot, the tree is searched instead. (Stratum by stratum, two paths are too
+    // few to tell: on heavy-tailed trees they often miss a large subtree.)
+    let whole = sizes.iter().sum::<f64>() <= options.paths as f64 * options.tail_nodes.max(1.0);
     let mut variance = [0.0; 3];
     for (i, stratum) in strata.iter().enumerate() {
         let paths = each + u64::from((i as u64) < extra);
-        let mut moments = [Moments::default(), Moments::default(), Moments::default()];
-        for _ in 0..paths {
-            let mut path = walk(
-                search,
-                &mut worker,
-                stratum,
-                &mut rng,
-                &mut children,
-                &mut levels,
-                tail,
-            );
-            if let Some((node, weight)) = path.stopped.take() {
-                let (count, total, nodes) = run_one(search, &mut worker, &node);
-                // The walk counted the node itself.
-                path.nodes += weight * (nodes - 1) as f64;
-                path.solutions = weight * count as f64;
-                path.total = weight * total as f64;
-            }
-            moments[0].add(path.nodes);
-            moments[1].add(path.solutions);
-            moments[2].add(path.total);
-            if !path.chose {
-                // The one path there is: exact.
-                break;
-            }
-            estimate.exact = false;
-        }
+        let moments = if whole {
+            let (count, total, nodes) = run_one(search, &mut walker.worker, stratum);
+            [nodes, count, total].map(|x| Moments::of(x as f64))
+        } else {
+            let (moments, chose) = walker.sample(stratum, paths, tail);
+            estimate.exact &= !chose;
+            moments
+        };
         estimate.paths += moments[0].n as u64;
         let figures = [
             &mut estimate.nodes,
@@ -358,21 +331,141 @@ pub(crate) fn estimate<S: Search>(search: &S, options: &EstimateOptions) -> Esti
     estimate.solutions.std_error = variance[1].sqrt();
     estimate.total.std_error = variance[2].sqrt();
     if options.probe_seconds > 0.0 {
-        estimate.rate = Some(probe(
-            search,
-            &mut worker,
-            &strata,
-            &mut rng,
-            &estimate,
-            options.probe_seconds,
-        ));
+        let depth = probe_depth(&estimate.levels);
+        estimate.rate = Some(walker.probe(&strata, depth, &estimate, options.probe_seconds));
     }
     estimate
 }
 
-/// The shallowest depth whose nodes' subtrees hold at most [`TAIL_SUBTREE`] nodes on
+/// What the random paths of one estimate share: the search, a worker, the random
+/// numbers and scratch space.
+struct Walker<'s, S: Search> {
+    search: &'s S,
+    worker: S::Worker,
+    rng: fastrand::Rng,
+    children: Vec<S::Task>,
+    levels: Vec<f64>,
+}
+
+impl<S: Search> Walker<'_, S> {
+    /// Walks one random path from `root` (see [`walk`]), its levels into `self.levels`.
+    fn walk(&mut self, root: &S::Task, stop_at: usize) -> Path<S::Task> {
+        walk(
+            self.search,
+            &mut self.worker,
+            root,
+            &mut self.rng,
+            &mut self.children,
+            &mut self.levels,
+            stop_at,
+        )
+    }
+
+    /// Two whole paths a stratum: each stratum's estimated size, and the tree's
+    /// profile added to `profile` (for where the paths hand over to exact searches
+    /// and where the rate is probed).
+    fn pilot(&mut self, strata: &[S::Task], profile: &mut Vec<f64>) -> Vec<f64> {
+        let mut sizes = Vec::with_capacity(strata.len());
+        for stratum in strata {
+            self.levels.clear();
+            let (mut walked, mut size) = (0.0, 0.0);
+            for _ in 0..2 {
+                let path = self.walk(stratum, usize::MAX);
+                walked += 1.0;
+                size += path.nodes;
+                if !path.chose {
+                    break;
+                }
+            }
+            sizes.push(size / walked);
+            if profile.len() < self.levels.len() {
+                profile.resize(self.levels.len(), 0.0);
+            }
+            for (sum, level) in profile.iter_mut().zip(&self.levels).skip(1) {
+                *sum += level / walked;
+            }
+        }
+        sizes
+    }
+
+    /// `paths` paths from `stratum`, each searching exactly below depth `tail`: the
+    /// moments of their nodes, solutions and totals, and whether any made a choice
+    /// (if none did, one path was enough: it is the stratum's exact figure).
+    fn sample(&mut self, stratum: &S::Task, paths: u64, tail: usize) -> ([Moments; 3], bool) {
+        let mut moments = [Moments::default(), Moments::default(), Moments::default()];
+        let mut chose = false;
+        for _ in 0..paths {
+            let mut path = self.walk(stratum, tail);
+            if let Some((node, weight)) = path.stopped.take() {
+                let (count, total, nodes) = run_one(self.search, &mut self.worker, &node);
+                // The walk counted the node itself.
+                path.nodes += weight * (nodes - 1) as f64;
+                path.solutions = weight * count as f64;
+                path.total = weight * total as f64;
+            }
+            moments[0].add(path.nodes);
+            moments[1].add(path.solutions);
+            moments[2].add(path.total);
+            chose |= path.chose;
+            if !path.chose {
+                break;
+            }
+        }
+        (moments, chose)
+    }
+
+    /// Times the real search on random subtrees (see the module docs): rooted
+    /// `depth` levels below random strata, or with `depth` 0, the tasks of a cut
+    /// whose subtrees are about [`PROBE_SUBTREE`] nodes.
+    fn probe(
+        &mut self,
+        strata: &[S::Task],
+        depth: usize,
+        estimate: &Estimate,
+        seconds: f64,
+    ) -> Rate {
+        let mut rate = Rate {
+            nodes: 0,
+            seconds: 0.0,
+            subtrees: 0,
+        };
+        let coarse = (depth == 0).then(|| {
+            let tasks = (estimate.nodes.mean / PROBE_SUBTREE).ceil().max(1.0);
+            self.search
+                .split(Split {
+                    depth: usize::MAX,
+                    tasks: tasks.min(strata.len() as f64) as usize,
+                })
+                .0
+        });
+        let start = Instant::now();
+        // The walks down cost time too; a tree whose paths mostly die above the depth
+        // must still end the probe.
+        while rate.seconds < seconds && start.elapsed().as_secs_f64() < 4.0 * seconds {
+            let node = match &coarse {
+                Some(tasks) if tasks.is_empty() => break,
+                Some(tasks) => tasks[self.rng.usize(..tasks.len())].clone(),
+                None => {
+                    let stratum = &strata[self.rng.usize(..strata.len())];
+                    match self.walk(stratum, depth).stopped {
+                        Some((node, _)) => node,
+                        None => continue,
+                    }
+                }
+            };
+            let started = Instant::now();
+            let (_, _, nodes) = run_one(self.search, &mut self.worker, &node);
+            rate.seconds += started.elapsed().as_secs_f64();
+            rate.nodes += nodes;
+            rate.subtrees += 1;
+        }
+        rate
+    }
+}
+
+/// The shallowest depth whose nodes' subtrees hold at most `tail_nodes` nodes on
 /// average, or none.
-fn tail_depth(levels: &[f64]) -> usize {
+fn tail_depth(levels: &[f64], tail_nodes: f64) -> usize {
     let below: Vec<f64> = levels
         .iter()
         .rev()
@@ -383,7 +476,7 @@ fn tail_depth(levels: &[f64]) -> usize {
         .collect();
     (1..levels.len())
         .find(|&depth| {
-            levels[depth] > 0.0 && below[levels.len() - 1 - depth] / levels[depth] <= TAIL_SUBTREE
+            levels[depth] > 0.0 && below[levels.len() - 1 - depth] / levels[depth] <= tail_nodes
         })
         .unwrap_or(usize::MAX)
 }
@@ -399,67 +492,6 @@ fn probe_depth(levels: &[f64]) -> usize {
         }
     }
     0
-}
-
-/// Times the real search on random subtrees (see the module docs).
-fn probe<S: Search>(
-    search: &S,
-    worker: &mut S::Worker,
-    strata: &[S::Task],
-    rng: &mut fastrand::Rng,
-    estimate: &Estimate,
-    seconds: f64,
-) -> Rate {
-    let mut rate = Rate {
-        nodes: 0,
-        seconds: 0.0,
-        subtrees: 0,
-    };
-    let depth = probe_depth(&estimate.levels);
-    // Below the strata when their subtrees are large, else whole tasks of a coarser
-    // cut, sized like them.
-    let coarse = (depth == 0).then(|| {
-        let tasks = (estimate.nodes.mean / PROBE_SUBTREE).ceil().max(1.0);
-        search
-            .split(Split {
-                depth: usize::MAX,
-                tasks: tasks.min(strata.len() as f64) as usize,
-            })
-            .0
-    });
-    let mut children = Vec::new();
-    let mut unused = Vec::new();
-    let start = Instant::now();
-    // The walks down cost time too; a tree whose paths mostly die above the depth
-    // must still end the probe.
-    while rate.seconds < seconds && start.elapsed().as_secs_f64() < 4.0 * seconds {
-        let node = match &coarse {
-            Some(tasks) if tasks.is_empty() => break,
-            Some(tasks) => tasks[rng.usize(..tasks.len())].clone(),
-            None => {
-                let stratum = &strata[rng.usize(..strata.len())];
-                let path = walk(
-                    search,
-                    worker,
-                    stratum,
-                    rng,
-                    &mut children,
-                    &mut unused,
-                    depth,
-                );
-                let Some((node, _)) = path.stopped else {
-                    continue;
-                };
-                node
-            }
-        };
-        let started = Instant::now();
-        let (_, _, nodes) = run_one(search, worker, &node);
-        rate.seconds += started.elapsed().as_secs_f64();
-        rate.nodes += nodes;
-        rate.subtrees += 1;
-    }
-    rate
 }
 
 /// Every node of `search`'s tree walked through [`Search::children`], as the

@@ -62,7 +62,7 @@ struct EstimateArgs {
     #[arg(long)]
     distinct: bool,
     /// Random paths from the root: more narrow the spread (as one over the square root).
-    #[arg(long, value_name = "N", default_value_t = 100_000,
+    #[arg(long, value_name = "N", default_value_t = 20_000,
           value_parser = clap::value_parser!(u64).range(1..))]
     paths: u64,
     /// Seed of the random paths: the same seed gives the same estimate.
@@ -72,6 +72,12 @@ struct EstimateArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 0.5, value_parser = seconds,
           allow_negative_numbers = true)]
     probe: f64,
+    /// Paths search the rest of their subtree exactly once its subtrees hold at most N
+    /// nodes on average (0: never): larger narrows the spread of the solutions, at
+    /// about N nodes of search a path.
+    #[arg(long, value_name = "N", default_value_t = polytile::estimate::TAIL_SUBTREE,
+          value_parser = seconds)]
+    tail: f64,
     /// Threads to give the expected time for [default: one per core].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
@@ -484,6 +490,7 @@ fn run_estimate(args: &EstimateArgs) -> Result<(), CliError> {
         paths: args.paths,
         seed: args.seed,
         probe_seconds: args.probe,
+        tail_nodes: args.tail,
     };
     let numbers = args.sums || args.file.extension().is_some_and(|e| e == "sum");
     let (name, estimate) = if numbers {

@@ -1,24 +1,28 @@
-//! `polytile estimate` and the library's estimates: every shipped file's estimate
-//! against a real count (within four standard errors, or equal where it says it is
-//! exact), the command's text and JSON, and its refusals.
+//! `polytile estimate` and the library's estimates: every shipped file's estimate,
+//! sampled, against a real count (within five standard errors, or equal where it says
+//! it is exact), the command's text and JSON, and its refusals.
 
 use std::path::Path;
 
-use polytile::estimate::Spread;
+use polytile::estimate::{Spread, TAIL_SUBTREE};
 use polytile::{Estimate, EstimateOptions, Mode, Options, Summary, SumsSolver, TilingSolver};
 
 use crate::common::cli::{fails, json_lines, number, stdout_of, TempFile};
 
-/// No rate probe: the figures then depend on the seed alone.
-fn no_probe() -> EstimateOptions {
+/// No rate probe, so that the figures depend on the seed alone, and few paths, so
+/// that their exact searches cost less than most trees and those are sampled.
+fn sampled() -> EstimateOptions {
     EstimateOptions {
+        paths: 100,
+        seed: 1,
         probe_seconds: 0.0,
-        ..EstimateOptions::default()
+        tail_nodes: TAIL_SUBTREE,
     }
 }
 
-/// `spread` is `real` within four standard errors, or exactly when the estimate is
-/// exact.
+/// `spread` is `real` within five standard errors, or exactly when the estimate is
+/// exact. (Five: on heavy-tailed trees the standard error is itself estimated from
+/// the paths, and runs short; over seeds 1 to 6 the worst here was 3.8.)
 fn check(what: &str, estimate: &Estimate, spread: &Spread, real: u64) {
     let error = (spread.mean - real as f64).abs();
     if estimate.exact {
@@ -28,36 +32,33 @@ fn check(what: &str, estimate: &Estimate, spread: &Spread, real: u64) {
         );
     } else {
         assert!(
-            error <= 4.0 * spread.std_error,
+            error <= 5.0 * spread.std_error,
             "{what}: {spread:?} is {:.1} standard errors from {real}",
             error / spread.std_error
         );
     }
 }
 
-fn compare(name: &str, estimate: &Estimate, run: &Summary) {
-    check(
-        &format!("{name} nodes"),
-        estimate,
-        &estimate.nodes,
-        run.nodes.unwrap(),
-    );
-    check(
-        &format!("{name} solutions"),
-        estimate,
-        &estimate.solutions,
-        run.solutions,
-    );
-    check(
-        &format!("{name} total"),
-        estimate,
-        &estimate.total,
-        run.total,
-    );
-    assert!(
-        estimate.paths > 0 && estimate.strata > 0,
-        "{name}: {estimate:?}"
-    );
+/// Checks an estimate against a run: the nodes always, the solutions and total when a
+/// path met one (rare solutions can escape every path: the command then says "no
+/// path met one"). Whether the estimate was exact, and whether a path met a solution.
+fn compare(name: &str, estimate: &Estimate, run: &Summary) -> (bool, bool) {
+    let nodes = run.nodes.unwrap();
+    check(&format!("{name} nodes"), estimate, &estimate.nodes, nodes);
+    let met = estimate.solutions.mean > 0.0;
+    if met || estimate.exact {
+        let (solutions, total) = (&estimate.solutions, &estimate.total);
+        check(
+            &format!("{name} solutions"),
+            estimate,
+            solutions,
+            run.solutions,
+        );
+        check(&format!("{name} total"), estimate, total, run.total);
+    }
+    let sampled = estimate.paths > 0 && estimate.strata > 0;
+    assert!(sampled, "{name}: {estimate:?}");
+    (estimate.exact, met)
 }
 
 #[test]
@@ -68,7 +69,7 @@ fn every_shipped_file_is_estimated_within_its_spread() {
         ..Options::default()
     };
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-    let mut seen = 0;
+    let mut results = Vec::new();
     for entry in std::fs::read_dir(&data).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
@@ -83,19 +84,33 @@ fn every_shipped_file_is_estimated_within_its_spread() {
                     let Ok(solver) = TilingSolver::new(&puzzle, mode) else {
                         continue;
                     };
-                    compare(&name, &solver.estimate(&no_probe()), &solver.count(&one));
+                    results.push(compare(
+                        &name,
+                        &solver.estimate(&sampled()),
+                        &solver.count(&one),
+                    ));
                 }
                 Some("sum") => {
                     let model = polytile::sums::load(&path).unwrap();
                     let solver = SumsSolver::new(&model, mode).unwrap();
-                    compare(&name, &solver.estimate(&no_probe()), &solver.count(&one));
+                    results.push(compare(
+                        &name,
+                        &solver.estimate(&sampled()),
+                        &solver.count(&one),
+                    ));
                 }
                 _ => continue,
             }
-            seen += 1;
         }
     }
-    assert!(seen >= 25, "{seen} files and modes");
+    assert!(results.len() >= 25, "{} files and modes", results.len());
+    // The small trees are searched whole; the rest are sampled, and most of those
+    // meet solutions, whose estimates were checked.
+    let sampled_and_met = results
+        .iter()
+        .filter(|&&(exact, met)| !exact && met)
+        .count();
+    assert!(sampled_and_met >= 6, "{results:?}");
 }
 
 #[test]
@@ -107,6 +122,8 @@ fn the_command_prints_the_estimate_and_the_time() {
         "0.05",
         "--threads",
         "2",
+        "--tail",
+        "1",
     ]);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 5, "{out}");
@@ -116,7 +133,7 @@ fn the_command_prints_the_estimate_and_the_time() {
     assert!(lines[3].starts_with("rate ") && lines[3].contains("nodes a second on one thread"));
     assert!(lines[4].starts_with("time ") && lines[4].contains("on 2 threads"));
 
-    // A tree the cut walks whole is exact, and says so.
+    // A tree small enough is searched whole: exact, and it says so.
     let out = stdout_of(&["estimate", "data/magic-square-3.sum", "--probe", "0"]);
     assert!(out.contains("solutions   8  exact"), "{out}");
     assert_eq!(out.lines().count(), 3, "{out}");
@@ -145,7 +162,8 @@ fn json_carries_every_figure_and_the_seed_fixes_them() {
     let e = &lines[0];
     assert_eq!(e["mode"], "distinct");
     assert_eq!(e["seed"], 3);
-    assert!(number(e, "paths") >= 5000.0 * 0.5);
+    assert!(number(e, "paths") >= 1.0 && number(e, "strata") >= 1.0);
+    assert!(e["exact"].is_boolean());
     for figure in ["nodes", "solutions", "total"] {
         let f = e[figure].as_object().unwrap();
         assert!(
