@@ -1405,11 +1405,8 @@ impl Engine {
         while candidates != 0 {
             let bit = candidates & candidates.wrapping_neg();
             candidates &= candidates - 1;
-            let mark = s.trail.len();
-            s.enter();
-            domains[cell] = bit;
-            s.push_cell(cell, domain, bit);
-            if self.propagate(domains, s) {
+            let (mark, alive) = self.enter_child(domains, s, cell, domain, bit);
+            if alive {
                 let mut child = path.clone();
                 child.push((cell as u32, bit));
                 out.push(child);
@@ -1417,6 +1414,25 @@ impl Engine {
             s.undo(domains, mark);
         }
         Some(u64::from(domain.count_ones()))
+    }
+
+    /// Enters the child that gives `cell` (whose domain is `domain`) the value `bit`:
+    /// the trail mark to undo it to, and whether it propagates without a
+    /// contradiction.
+    #[inline(always)]
+    fn enter_child(
+        &self,
+        domains: &mut [u64],
+        s: &mut WorkLists,
+        cell: usize,
+        domain: u64,
+        bit: u64,
+    ) -> (usize, bool) {
+        let mark = s.trail.len();
+        s.enter();
+        domains[cell] = bit;
+        s.push_cell(cell, domain, bit);
+        (mark, self.propagate(domains, s))
     }
 
     /// Searches the subtree the choices lead to, its root included; returns the nodes
@@ -1461,11 +1477,8 @@ impl Engine {
             let bit = candidates & candidates.wrapping_neg();
             candidates &= candidates - 1;
             *nodes += 1;
-            let mark = s.trail.len();
-            s.enter();
-            domains[cell] = bit;
-            s.push_cell(cell, domain, bit);
-            let flow = if self.propagate(domains, s) {
+            let (mark, alive) = self.enter_child(domains, s, cell, domain, bit);
+            let flow = if alive {
                 self.dfs(domains, s, sink, nodes)
             } else {
                 ControlFlow::Continue(())
