@@ -17,8 +17,8 @@ use std::ops::ControlFlow;
 
 use super::model::Model;
 use super::prepare::{bit_range, Prepared, Values};
+use super::solve::Expand;
 use crate::driver::{Search, Sink, Split};
-use crate::symmetry::Group;
 
 /// How an equation narrows the candidates of the step that sets one of its cells.
 #[derive(Clone, Copy, Debug)]
@@ -81,9 +81,10 @@ pub(super) struct Plan {
     /// Equation terms per cell: `(equation, coefficient)`, range per step.
     step_terms: Vec<(u32, i64)>,
     step_term_ranges: Vec<(u32, u32)>,
-    /// When the search keeps one solution per class: the automorphisms whose images
-    /// are the class (see `super::solve::report`).
-    images: Option<Group>,
+    /// What a solution found stands for (see `super::solve::report`).
+    expand: Expand,
+    /// The step that sets each cell.
+    position: Vec<u32>,
 }
 
 /// The mutable state of a branch.
@@ -98,13 +99,8 @@ struct State {
 impl Plan {
     /// Compiles `model` for the order `order` (a permutation of the cells), with its
     /// constraints as [`Prepared`] gives them; each solution found stands for its
-    /// images under `images`, when given.
-    pub(super) fn new(
-        model: &Model,
-        order: &[usize],
-        prepared: &Prepared,
-        images: Option<Group>,
-    ) -> Plan {
+    /// as `expand` says.
+    pub(super) fn new(model: &Model, order: &[usize], prepared: &Prepared, expand: Expand) -> Plan {
         let equations = &prepared.equations;
         let (groups, less) = (&prepared.groups, &prepared.less);
         let n = model.cells.len();
@@ -226,7 +222,8 @@ impl Plan {
             domains,
             step_terms,
             step_term_ranges,
-            images,
+            expand,
+            position: position.iter().map(|&p| p as u32).collect(),
         }
     }
 
@@ -511,7 +508,12 @@ impl Search for Plan {
         // The task's root.
         let mut nodes = 1;
         let _ = self.dfs(task.len(), &mut state, &mut nodes, &mut |st| {
-            super::solve::report(sink, self.images.as_ref(), || self.solution(st))
+            super::solve::report(
+                sink,
+                &self.expand,
+                || self.solution(st),
+                |cell| u32::from(st.chosen[self.position[cell] as usize]),
+            )
         });
         sink.nodes += nodes;
     }

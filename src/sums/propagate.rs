@@ -42,8 +42,8 @@ use std::ops::ControlFlow;
 
 use super::model::Model;
 use super::prepare::{bit_range, Prepared, Values};
+use super::solve::Expand;
 use crate::driver::{Search, Sink, Split};
-use crate::symmetry::Group;
 
 /// Equations whose value sets are enumerated have at most this many (8 words of one
 /// bit per set); beyond, checking them at each step costs more than bounds save.
@@ -130,9 +130,8 @@ pub(super) struct Engine {
     links: Vec<Link>,
     /// Per cell: `u16::MAX` minus its number of links, the tie-break of `choose`.
     rank: Vec<u32>,
-    /// When the search keeps one solution per class: the automorphisms whose images
-    /// are the class (see `super::solve::report`).
-    images: Option<Group>,
+    /// What a solution found stands for (see `super::solve::report`).
+    expand: Expand,
     /// The domains at the root, propagated; `None` if propagation empties one.
     root: Option<Vec<u64>>,
 }
@@ -605,8 +604,8 @@ fn derived(cells: usize, values: &Values, prepared: &Prepared) -> Vec<(Vec<(usiz
 
 impl Engine {
     /// Compiles `model` with its constraints as [`Prepared`] gives them; each solution
-    /// found stands for its images under `images`, when given.
-    pub(super) fn new(model: &Model, prepared: &Prepared, images: Option<Group>) -> Engine {
+    /// found stands for what `expand` says.
+    pub(super) fn new(model: &Model, prepared: &Prepared, expand: Expand) -> Engine {
         let n = model.cells.len();
         let values = Values::new(&model.values);
         let initial: Vec<u64> = model.domains.iter().map(|&d| d & values.all).collect();
@@ -765,7 +764,7 @@ impl Engine {
             cell_links,
             links,
             rank,
-            images,
+            expand,
             root: None,
         };
         engine.root = engine.root(&mut WorkLists::new(&engine));
@@ -1467,9 +1466,12 @@ impl Engine {
     ) -> ControlFlow<()> {
         let Some(cell) = self.choose(domains) else {
             let values = &self.values;
-            return super::solve::report(sink, self.images.as_ref(), || {
-                domains.iter().map(|&d| values.min(d)).collect()
-            });
+            return super::solve::report(
+                sink,
+                &self.expand,
+                || domains.iter().map(|&d| values.min(d)).collect(),
+                |cell| domains[cell].trailing_zeros(),
+            );
         };
         let domain = domains[cell];
         let mut candidates = domain;

@@ -2,10 +2,12 @@
 //! search the model's order asks for (static: [`super::plan`]; smallest domain:
 //! [`super::propagate`]), run by the [driver](crate::driver).
 //!
-//! In [`Mode::All`], a model whose solutions use distinct values is searched one
-//! solution per class of its automorphisms ([`super::automorphisms`]), each class
-//! written out whole. In [`Mode::Distinct`], the file's `symmetry` constraints keep one
-//! solution per class, each standing for the group order the file states.
+//! A model whose solutions use distinct values is searched one solution per class of
+//! its automorphisms G ([`super::automorphisms`]). [`Mode::All`] writes each class out
+//! whole. [`Mode::Distinct`] reports the class, or, when the file states a group by
+//! its `symmetry` constraints, the class's members that satisfy them ([`Selection`]);
+//! other models in distinct mode are searched with the file's constraints added, which
+//! keep one solution per class, each standing for the group order the file states.
 //!
 //! ```
 //! use polytile::sums::{builtin, SumsSolver};
@@ -48,19 +50,109 @@ pub(super) fn split_for(threads: usize) -> Split {
     }
 }
 
-/// Reports one solution to `sink`, whose values `values` gives if they are kept; with
-/// `images`, the solution stands for its class, written out whole.
+/// What one solution found stands for.
+pub(super) enum Expand {
+    /// Itself alone.
+    Itself,
+    /// Its class under these automorphisms, written out whole (all mode).
+    Images(Group),
+    /// The images under the automorphisms that satisfy the file's symmetry
+    /// constraints: one per class of the file's group (distinct mode).
+    Selected(Selection),
+}
+
+/// The automorphisms `G` of a model whose solutions take distinct values, and the
+/// order constraints of the group `H` its file states: each `G`-class of solutions
+/// holds `|G| / |H|` `H`-classes, and exactly one member of each satisfies the
+/// constraints. So one solution per `G`-class, found with `G`'s own (stronger)
+/// constraints, gives the file's distinct solutions by trying its `|G|` images.
+pub(super) struct Selection {
+    group: Group,
+    /// Per element `g`, per constraint `(a, b)`: the cells whose values the image
+    /// puts at `a` and `b` (the preimages), so that the image satisfies the
+    /// constraint when the value at the first is less.
+    preimages: Vec<(u32, u32)>,
+    constraints: usize,
+}
+
+impl Selection {
+    /// The selection of `group` by the stated constraints `less` of a group of order
+    /// `stated`, if they select `|G| / stated` images of every labelling tried:
+    /// pseudo-random injective labellings, enough that constraints which are not one
+    /// per class of a subgroup of that order show it.
+    pub(super) fn new(group: &Group, less: &[(usize, usize)], stated: u64) -> Option<Selection> {
+        let order = group.order() as u64;
+        if less.is_empty() || stated == 0 || order % stated != 0 {
+            return None;
+        }
+        let cells = group.perm(0).len();
+        let mut preimages = Vec::with_capacity(group.order() * less.len());
+        for g in 0..group.order() {
+            let mut inverse = vec![0u32; cells];
+            for (c, &to) in group.perm(g).iter().enumerate() {
+                inverse[to as usize] = c as u32;
+            }
+            preimages.extend(less.iter().map(|&(a, b)| (inverse[a], inverse[b])));
+        }
+        let selection = Selection {
+            group: group.clone(),
+            preimages,
+            constraints: less.len(),
+        };
+        let mut rng = fastrand::Rng::with_seed(0x5e1ec7);
+        let mut labels: Vec<u32> = (0..cells as u32).collect();
+        let consistent = (0..64).all(|_| {
+            rng.shuffle(&mut labels);
+            selection.count(|c| labels[c]) * stated == order
+        });
+        consistent.then_some(selection)
+    }
+
+    /// How many images of the solution whose cell `c` holds the `index(c)`-th value
+    /// satisfy the constraints.
+    #[inline]
+    fn count(&self, index: impl Fn(usize) -> u32) -> u64 {
+        self.preimages
+            .chunks_exact(self.constraints)
+            .filter(|pairs| {
+                pairs
+                    .iter()
+                    .all(|&(a, b)| index(a as usize) < index(b as usize))
+            })
+            .count() as u64
+    }
+
+    /// The images of `values` that satisfy the constraints, in element order.
+    fn selected<'a>(&'a self, values: &'a [i64]) -> impl Iterator<Item = Vec<i64>> + 'a {
+        self.preimages
+            .chunks_exact(self.constraints)
+            .enumerate()
+            .filter(|(_, pairs)| {
+                pairs
+                    .iter()
+                    .all(|&(a, b)| values[a as usize] < values[b as usize])
+            })
+            .map(|(g, _)| self.group.move_labels(g, values, 0))
+    }
+}
+
+/// Reports one solution to `sink` as `expand` says: `values` gives its values if they
+/// are kept, `index(c)` the rank of cell `c`'s value among the model's values.
 #[inline]
 pub(super) fn report(
     sink: &mut Sink<'_, Vec<i64>>,
-    images: Option<&Group>,
+    expand: &Expand,
     values: impl FnOnce() -> Vec<i64>,
+    index: impl Fn(usize) -> u32,
 ) -> ControlFlow<()> {
-    match images {
-        None => sink.found(1, |out| out.push(values())),
-        Some(group) => sink.found(group.order() as u64, |out| {
+    match expand {
+        Expand::Itself => sink.found(1, |out| out.push(values())),
+        Expand::Images(group) => sink.found(group.order() as u64, |out| {
             let values = values();
             out.extend((0..group.order()).map(|g| group.move_labels(g, &values, 0)));
+        }),
+        Expand::Selected(selection) => sink.found(selection.count(index), |out| {
+            out.extend(selection.selected(&values()));
         }),
     }
 }
@@ -88,15 +180,13 @@ impl SumsSolver {
     /// Checks `model` and compiles it for `mode`.
     pub fn new(model: &Model, mode: Mode) -> Result<SumsSolver, ModelError> {
         model.check()?;
-        let symmetry = model.symmetry.as_ref().filter(|_| mode == Mode::Distinct);
-        let group_order = symmetry.map_or(1, |s| s.group_order);
-        let extra_less = symmetry.map_or(&[][..], |s| &s.less[..]);
+        let declared = model.symmetry.as_ref().filter(|_| mode == Mode::Distinct);
         let values = Values::new(&model.values);
-        let mut prepared = Prepared::new(model, &values, extra_less);
+        let mut prepared = Prepared::new(model, &values, &[]);
         if prepared.pigeonholed(model, &values) {
             return Ok(SumsSolver {
                 kernel: Kernel::Unsatisfiable,
-                group_order,
+                group_order: declared.map_or(1, |s| s.group_order),
                 automorphisms: 1,
             });
         }
@@ -105,14 +195,36 @@ impl SumsSolver {
             Order::Static(order) => Some(order.clone()),
             Order::Planned => Some(planned_order(&model.domains, &prepared.equations)),
         };
-        // All solutions of a model whose solutions take distinct values: one per class
-        // of its automorphisms, then each class's images.
-        let images = if mode == Mode::Distinct || !injective(model.cells.len(), &prepared) {
-            None
-        } else {
+        // A model whose solutions take distinct values is searched one solution per
+        // class of its automorphisms G. All mode writes each class out; distinct mode
+        // keeps the class (G is the group) or, when the file states a group by its
+        // order constraints, the class's members that satisfy them, provided they
+        // pick one per class of a group of the stated order. Otherwise distinct mode
+        // searches with the file's constraints.
+        let group = if injective(model.cells.len(), &prepared) {
             automorphisms(model, &prepared).filter(|g| g.order() > 1)
+        } else {
+            None
         };
-        if let Some(group) = &images {
+        let (expand, group_order, classes) = match (mode, group, declared) {
+            (Mode::All, Some(g), _) => (Expand::Images(g.clone()), 1, Some(g)),
+            (Mode::Distinct, Some(g), None) => (Expand::Itself, g.order() as u64, Some(g)),
+            (Mode::Distinct, Some(g), Some(stated)) => {
+                match Selection::new(&g, &stated.less, stated.group_order) {
+                    Some(selection) => (Expand::Selected(selection), stated.group_order, Some(g)),
+                    None => {
+                        prepared = Prepared::new(model, &values, &stated.less);
+                        (Expand::Itself, stated.group_order, None)
+                    }
+                }
+            }
+            (Mode::Distinct, None, Some(stated)) => {
+                prepared = Prepared::new(model, &values, &stated.less);
+                (Expand::Itself, stated.group_order, None)
+            }
+            (_, None, _) => (Expand::Itself, 1, None),
+        };
+        if let Some(group) = &classes {
             let sequence: Vec<usize> = order
                 .clone()
                 .unwrap_or_else(|| (0..model.cells.len()).collect());
@@ -139,10 +251,10 @@ impl SumsSolver {
             }
             prepared.less.extend(less);
         }
-        let automorphisms = images.as_ref().map_or(1, Group::order);
+        let automorphisms = classes.as_ref().map_or(1, Group::order);
         let kernel = match &order {
-            None => Kernel::Engine(Engine::new(model, &prepared, images)),
-            Some(order) => Kernel::Plan(Plan::new(model, order, &prepared, images)),
+            None => Kernel::Engine(Engine::new(model, &prepared, expand)),
+            Some(order) => Kernel::Plan(Plan::new(model, order, &prepared, expand)),
         };
         Ok(SumsSolver {
             kernel,
@@ -151,14 +263,15 @@ impl SumsSolver {
         })
     }
 
-    /// In [`Mode::All`], the automorphisms of the model the search uses: it finds one
-    /// solution per class and writes out its images (1 when it searches them all).
+    /// The automorphisms of the model the search uses: it finds one solution per class
+    /// (1 when it searches them all), and all mode writes out its images.
     pub fn automorphisms(&self) -> usize {
         self.automorphisms
     }
 
     /// The solutions each solution found stands for: in [`Mode::Distinct`], the order
-    /// of the symmetry group the file states; 1 otherwise.
+    /// of the symmetry group the file states, or without one, of the automorphisms;
+    /// 1 otherwise.
     pub fn symmetries(&self) -> u64 {
         self.group_order
     }
@@ -270,4 +383,62 @@ impl Search for Unsatisfiable {
     }
 
     fn run(&self, _: &mut (), _: &(), _: &mut Sink<'_, Vec<i64>>) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{automorphisms, Selection, SumsSolver};
+    use crate::sums::builtin::magic_square;
+    use crate::sums::prepare::{Prepared, Values};
+    use crate::{Mode, Options};
+
+    fn counted() -> Options {
+        Options {
+            threads: 1,
+            stats: true,
+            ..Options::default()
+        }
+    }
+
+    #[test]
+    fn stated_constraints_are_used_only_when_they_pick_one_per_class() {
+        let model = magic_square(3).unwrap();
+        let prepared = Prepared::new(&model, &Values::new(&model.values), &[]);
+        let group = automorphisms(&model, &prepared).unwrap();
+        assert_eq!(group.order(), 8);
+        let stated = model.symmetry.as_ref().unwrap();
+        assert!(Selection::new(&group, &stated.less, 8).is_some());
+        // One constraint between two corners a reflection exchanges: one of each
+        // pair of images, a class of 2, not of 8.
+        let one = &stated.less[..1];
+        assert!(Selection::new(&group, one, 2).is_some());
+        assert!(Selection::new(&group, one, 8).is_none());
+        assert!(Selection::new(&group, &stated.less, 3).is_none());
+    }
+
+    #[test]
+    fn distinct_mode_searches_the_tree_of_all_mode() {
+        for n in [3, 4] {
+            let model = magic_square(n).unwrap();
+            let all = SumsSolver::new(&model, Mode::All)
+                .unwrap()
+                .count(&counted());
+            let distinct = SumsSolver::new(&model, Mode::Distinct).unwrap();
+            let found = distinct.count(&counted());
+            assert_eq!(found.nodes, all.nodes, "order {n}");
+            assert_eq!(found.total, all.total);
+            assert_eq!(found.solutions * 8, all.total);
+            assert_eq!(distinct.symmetries(), 8);
+        }
+    }
+
+    #[test]
+    fn distinct_without_a_stated_group_uses_the_automorphisms() {
+        let mut model = magic_square(3).unwrap();
+        model.symmetry = None;
+        let solver = SumsSolver::new(&model, Mode::Distinct).unwrap();
+        let found = solver.count(&counted());
+        assert_eq!((found.solutions, found.total), (1, 8));
+        assert_eq!((solver.symmetries(), solver.automorphisms()), (8, 8));
+    }
 }

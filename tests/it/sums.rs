@@ -929,6 +929,8 @@ fn random_model(rng: &mut Rng) -> Random {
 fn random_small_models_match_brute_force() {
     let mut rng = Rng(0x5eed_1234_abcd_0042);
     let mut solvable = 0;
+    // Models without a stated group whose distinct mode used their automorphisms.
+    let mut grouped = 0;
     for case in 0..400 {
         let r = random_model(&mut rng);
         let model = parse(&r.text);
@@ -940,9 +942,30 @@ fn random_small_models_match_brute_force() {
             .map(|c| r.names.iter().position(|x| x == c).expect("a known name"))
             .collect();
         assert_eq!(index.len(), r.names.len());
+        let mut all_mode = Vec::new();
         for distinct in [false, true] {
             let threads = 1 + case % 2;
             let out = solve(&model, distinct, keep(usize::MAX, threads));
+            if !distinct {
+                all_mode = out.solutions.clone();
+            } else if r.symmetry.is_none() {
+                // No stated group: one solution per class of the model's automorphisms
+                // G, which all mode (checked against brute force) writes out class by
+                // class, the class's representative first. So the classes are every
+                // |G|-th solution of all mode, and stand for |G| each.
+                let g = out.group_order as usize;
+                grouped += usize::from(g > 1);
+                let firsts: Vec<Vec<i64>> = all_mode.iter().step_by(g).cloned().collect();
+                assert_eq!(out.solutions, firsts, "case {case}\n{}", r.text);
+                assert_eq!(out.total(), all_mode.len() as u64, "{}", r.text);
+                if !firsts.is_empty() {
+                    solvable += 1;
+                    let k = rng.below(firsts.len());
+                    let cut = solve(&model, distinct, keep(k, 1));
+                    assert_eq!(cut.solutions, out.solutions[..k], "{}", r.text);
+                }
+                continue;
+            }
             let mut got = BTreeSet::new();
             for v in &out.solutions {
                 verify(&model, v).unwrap_or_else(|e| panic!("{e}\n{}", r.text));
@@ -972,6 +995,7 @@ fn random_small_models_match_brute_force() {
     }
     // Enough of the models have solutions for the comparison to mean something.
     assert!(solvable > 200, "{solvable} solvable");
+    assert!(grouped > 10, "{grouped} models used their automorphisms");
 }
 
 /// Both searches, and the drawing order, find the same solutions of the magic figures:
