@@ -67,6 +67,16 @@ pub enum TilingError {
     /// A piece lists a cell twice.
     #[error("piece '{0}' lists a cell twice")]
     RepeatedCell(String),
+    /// A piece lists a lattice point that is no cell of the grid.
+    #[error("piece '{name}' lists the point {point:?}, which is no cell of the {} grid", .grid.name())]
+    NotACell {
+        /// The piece.
+        name: String,
+        /// The point.
+        point: crate::grid::Point,
+        /// The board's grid.
+        grid: Grid,
+    },
     /// A piece has no copies.
     #[error("piece '{0}' has count 0; every piece needs at least one copy")]
     NoCopies(String),
@@ -266,7 +276,10 @@ impl Setup {
                 .pieces
                 .iter()
                 .map(|p| Piece {
-                    cells: normalise(&p.cells.iter().map(|&(x, y)| (y, x)).collect::<Vec<_>>()),
+                    cells: normalise(
+                        Grid::Square,
+                        &p.cells.iter().map(|&(x, y)| (y, x)).collect::<Vec<_>>(),
+                    ),
                     ..p.clone()
                 })
                 .collect();
@@ -377,6 +390,13 @@ fn check(puzzle: &Puzzle) -> Result<(), TilingError> {
             return Err(TilingError::PieceTooLarge {
                 name: p.name.clone(),
                 cells: p.cells.len(),
+            });
+        }
+        if let Some(&point) = p.cells.iter().find(|&&q| board.grid.drawn(q).is_none()) {
+            return Err(TilingError::NotACell {
+                name: p.name.clone(),
+                point,
+                grid: board.grid,
             });
         }
         let mut sorted = p.cells.clone();

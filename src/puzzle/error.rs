@@ -97,6 +97,12 @@ fn grid_hint(grid: &Grid) -> &'static str {
             "hex cells join across a side; odd rows (the 2nd, 4th, ... line of a drawing) \
              sit half a cell east of even rows"
         }
+        Grid::Triangle => {
+            "triangles join across a side: in a row, each touches the cells beside it; \
+             an even column (pointing down) also touches the odd column after it in the \
+             row above, an odd column (pointing up) the even column before it in the row \
+             below"
+        }
     }
 }
 
@@ -130,10 +136,10 @@ pub enum PuzzleErrorKind {
     )]
     StrayLine,
 
-    #[error("unknown grid '{word}'; expected square or hex")]
+    #[error("unknown grid '{word}'; expected square, hex or triangle")]
     UnknownGrid { word: String },
 
-    #[error("grid '{word}' is not supported yet; expected square or hex")]
+    #[error("grid '{word}' is not supported yet; expected square, hex or triangle")]
     UnsupportedGrid { word: String },
 
     #[error("unknown motion '{word}'; expected free, one-sided or fixed")]

@@ -110,9 +110,7 @@ fn words(text: &str, start: usize) -> Vec<(&str, usize)> {
 fn parse_grid(word: &str) -> Result<Grid, PuzzleErrorKind> {
     match Grid::from_name(word) {
         Some(grid) => Ok(grid),
-        None if matches!(word, "triangle" | "cubic") => {
-            Err(PuzzleErrorKind::UnsupportedGrid { word: word.into() })
-        }
+        None if word == "cubic" => Err(PuzzleErrorKind::UnsupportedGrid { word: word.into() }),
         None => Err(PuzzleErrorKind::UnknownGrid { word: word.into() }),
     }
 }
@@ -296,7 +294,7 @@ impl Parser<'_> {
             return Ok(());
         }
         let expected = match keyword {
-            "grid" => "square or hex",
+            "grid" => "square, hex or triangle",
             "leftover" => "allowed or forbidden",
             _ => "free, one-sided or fixed",
         };
@@ -437,7 +435,7 @@ impl Parser<'_> {
             total = total.saturating_add((cells.len() as u64).saturating_mul(count as u64));
             pieces.push(Piece {
                 name: decl.name.clone(),
-                cells: normalise(&cells),
+                cells: normalise(grid, &cells),
                 motion: decl.motion.unwrap_or(default_motion),
                 count,
             });
@@ -496,8 +494,11 @@ impl Parser<'_> {
             };
             return Err(self.error(decl.header, kind));
         }
-        if grid == Grid::Hex {
-            top -= top % 2;
+        // Keep what a row's parity (hex) or a column's (triangle) means.
+        match grid {
+            Grid::Hex => top -= top % 2,
+            Grid::Triangle => left -= left % 2,
+            Grid::Square => {}
         }
         let (width, height) = (right - left + 1, bottom - top + 1);
         if width

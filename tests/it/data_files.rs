@@ -40,6 +40,14 @@ enum Set {
 /// source as the header names it).
 const KNOWN: &[(&str, usize, usize, usize, Set, &str)] = &[
     (
+        "hexiamonds-6x6.puz",
+        624,
+        156,
+        4,
+        Set::Free(6),
+        "Polyform Puzzler",
+    ),
+    (
         "meteor.puz",
         2098,
         1049,
@@ -178,12 +186,19 @@ fn load(path: &Path) -> (Puzzle, Header) {
 }
 
 /// A library lattice point as the verifier's: the library's square `(x, y)` is
-/// `(col, row)` and its hex `(x, y)` the axial `(col - floor(row / 2), row)`
-/// (`docs/puzzle-format.md`); the verifier uses `(x, y, 0)` and cube coordinates.
+/// `(col, row)`, its hex `(x, y)` the axial `(col - floor(row / 2), row)` and its
+/// triangle `(x, y)` three times the centroid of triangle `(a, b)` in axial
+/// coordinates, `(3a + 1, 3b + 1)` up and `(3a + 2, 3b + 2)` down
+/// (`docs/puzzle-format.md`); the verifier uses `(x, y, 0)`, cube coordinates and
+/// line indices `(a, b, -a - b - 1)` up, `(a, b, -a - b - 2)` down.
 fn to_pt(grid: Grid, (x, y): (i32, i32)) -> Pt {
     match grid {
         Grid::Square => (x, y, 0),
         Grid::Hex => (x, -x - y, y),
+        Grid::Triangle => {
+            let (a, b) = (x.div_euclid(3), y.div_euclid(3));
+            (a, b, -a - b - x.rem_euclid(3))
+        }
     }
 }
 

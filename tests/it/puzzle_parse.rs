@@ -34,14 +34,14 @@ fn canonical(grid: Grid, cells: &[Point], motion: Motion) -> Vec<Point> {
 
 /// Every connected `n`-cell shape on `grid`, up to `motion`, as canonical forms.
 fn polyforms(grid: Grid, n: usize, motion: Motion) -> BTreeSet<Vec<Point>> {
-    let mut shapes = BTreeSet::from([vec![(0, 0)]]);
+    let mut shapes = BTreeSet::from([vec![grid.lattice(0, 0)]]);
     for _ in 1..n {
         let mut next = BTreeSet::new();
         for shape in &shapes {
             for &(x, y) in shape {
                 for &(dx, dy) in grid.neighbour_steps() {
                     let p = (x + dx, y + dy);
-                    if !shape.contains(&p) {
+                    if grid.drawn(p).is_some() && !shape.contains(&p) {
                         let mut grown = shape.clone();
                         grown.push(p);
                         next.insert(canonical(grid, &grown, motion));
@@ -179,6 +179,45 @@ fn tetrahex_file_holds_the_7_free_tetrahexes_on_the_parallelogram() {
         .collect();
     let parallelogram: BTreeSet<Point> = (0..4).flat_map(|r| (0..7).map(move |q| (q, r))).collect();
     assert_eq!(cells, parallelogram);
+}
+
+#[test]
+fn hexiamond_file_holds_the_12_free_hexiamonds_on_the_rhombus() {
+    let all = polyforms(Grid::Triangle, 6, Motion::Free);
+    assert_eq!(all.len(), 12);
+    let p = data("hexiamonds-6x6");
+    check_common(&p, "hexiamonds-6x6", Grid::Triangle, 12, 6);
+    assert_eq!(
+        names(&p),
+        ["I", "P", "J", "E", "V", "H", "S", "X", "C", "G", "F", "O"]
+    );
+    assert!(p.pieces.iter().all(|q| q.motion == Motion::Free));
+    assert_eq!(canonical_set(&p, Motion::Free), all);
+    // The board is the rhombus of triangles (a, b), a and b in 0..6, up and down.
+    let cells: BTreeSet<Point> = (0..p.board.cells.len())
+        .filter(|&i| p.board.has(i))
+        .map(|i| p.board.point(i))
+        .collect();
+    let rhombus: BTreeSet<Point> = (0..6)
+        .flat_map(|b| (0..6).flat_map(move |a| [(3 * a + 1, 3 * b + 1), (3 * a + 2, 3 * b + 2)]))
+        .collect();
+    assert_eq!(cells, rhombus);
+}
+
+#[test]
+fn triangle_drawings_keep_what_a_column_means() {
+    // A piece whose first cell is a down triangle (odd column) starts with a hole; the
+    // same drawing from column 0 is the diamond in another orientation.
+    let text = |piece: &str| format!("grid: triangle\nboard:\n.xx\n\npiece A: fixed\n{piece}\n");
+    let down = Puzzle::parse(&text(".xx"), "t.puz").unwrap();
+    assert_eq!(down.pieces[0].cells, vec![(2, 2), (4, 1)]);
+    let up = Puzzle::parse(&text("xx"), "t.puz").unwrap();
+    assert_eq!(up.pieces[0].cells, vec![(1, 1), (2, 2)]);
+    // The board drops its first column, a hole, but keeps column parity: it starts with
+    // the hole, so that the down triangle stays down.
+    assert_eq!((down.board.width, down.board.height), (3, 1));
+    assert_eq!(down.board.cells, [false, true, true]);
+    assert_eq!(Puzzle::parse(&down.to_text(), "t.puz").unwrap(), down);
 }
 
 #[test]
@@ -387,11 +426,11 @@ fn error_missing_colon_and_stray_lines() {
 fn error_unknown_grid() {
     assert_eq!(
         error("grid: hexagon\n"),
-        "t.puz:1:7: unknown grid 'hexagon'; expected square or hex"
+        "t.puz:1:7: unknown grid 'hexagon'; expected square, hex or triangle"
     );
     assert_eq!(
         error("grid:\n"),
-        "t.puz:1:6: missing value after 'grid:'; expected square or hex"
+        "t.puz:1:6: missing value after 'grid:'; expected square, hex or triangle"
     );
     assert_eq!(
         error("grid: hex square\n"),
@@ -406,12 +445,8 @@ fn error_unknown_grid() {
 #[test]
 fn error_grid_not_supported_yet() {
     assert_eq!(
-        error("# soon\ngrid: triangle\n"),
-        "t.puz:2:7: grid 'triangle' is not supported yet; expected square or hex"
-    );
-    assert_eq!(
-        error("grid:   cubic\n"),
-        "t.puz:1:9: grid 'cubic' is not supported yet; expected square or hex"
+        error("# soon\ngrid:   cubic\n"),
+        "t.puz:2:9: grid 'cubic' is not supported yet; expected square, hex or triangle"
     );
 }
 
@@ -490,6 +525,22 @@ fn error_piece_not_connected() {
     );
     let joined = "grid: hex\nboard:\nx x\n\npiece A:\n. x\n x\n";
     assert!(Puzzle::parse(joined, "t.puz").is_ok());
+    // On the triangle grid (1, 0), pointing up, touches (0, 1) above it but not (0, 0),
+    // and (0, 1) touches no cell of the row below but (1, 0).
+    let triangle = "grid: triangle\nboard:\nxxxx\n\npiece A:\nx\nx\n";
+    assert_eq!(
+        error(triangle),
+        "t.puz:7:1: piece A is not connected: this cell is not joined to the cell at line 6, \
+         column 1; expected one connected shape (triangles join across a side: in a row, each \
+         touches the cells beside it; an even column (pointing down) also touches the odd \
+         column after it in the row above, an odd column (pointing up) the even column before \
+         it in the row below)"
+    );
+    let joined = "grid: triangle\nboard:\nxx\n\npiece A:\n.x\nx\n";
+    assert!(Puzzle::parse(joined, "t.puz").is_ok());
+    assert!(error("grid: triangle\nboard:\nxxxx\n\npiece A:\nx\n.x\n").starts_with(
+        "t.puz:7:2: piece A is not connected: this cell is not joined to the cell at line 6, column 1"
+    ));
 }
 
 #[test]

@@ -47,7 +47,7 @@ impl Puzzle {
         let lattice: Vec<_> = cells.iter().map(|&(r, c)| grid.lattice(r, c)).collect();
         self.pieces.push(Piece {
             name: name.into(),
-            cells: grid::normalise(&lattice),
+            cells: grid::normalise(grid, &lattice),
             motion,
             count,
         });
@@ -624,16 +624,7 @@ fn random_puzzle(rng: &mut Rng, area: Area) -> Puzzle {
     let mut covered = 0;
     while covered < target {
         let size = (1 + rng.below(4)).min(target - covered);
-        let mut shape: Vec<Pt> = vec![(0, 0, 0)];
-        while shape.len() < size {
-            let (x, y, z) = shape[rng.below(shape.len())];
-            let steps = tiling::steps(grid);
-            let (dx, dy, dz) = steps[rng.below(steps.len())];
-            let q = (x + dx, y + dy, z + dz);
-            if !shape.contains(&q) {
-                shape.push(q);
-            }
-        }
+        let shape = tiling::random_shape(rng, grid, size);
         let motion = [Motion::Free, Motion::OneSided, Motion::Fixed][rng.below(3)];
         let count = (1 + rng.below(3)).min((target - covered) / size);
         covered += size * count;
@@ -668,6 +659,25 @@ fn random_against_brute_force(seed: u64, cases: usize, area: Area, leftover: boo
 fn random_small_puzzles_match_brute_force() {
     let solved = random_against_brute_force(0x5eed_0001, 300, Area::Equal, false);
     assert!(solved >= 50, "only {solved} cases had a tiling");
+}
+
+#[test]
+fn random_small_triangle_puzzles_match_brute_force() {
+    // The random cases above on the triangle grid only: more of them, all checked.
+    let mut rng = Rng(0x5eed_0007);
+    let (mut cases, mut solved) = (0, 0);
+    while cases < 200 {
+        let p = random_puzzle(&mut rng, Area::Equal);
+        if p.board.grid != Grid::Triangle {
+            continue;
+        }
+        cases += 1;
+        match compare_with_brute_force(&p, false) {
+            Ok(n) => solved += usize::from(n > 0),
+            Err(e) => panic!("case {cases}: {p:?}\n  {e}"),
+        }
+    }
+    assert!(solved >= 30, "only {solved} cases had a tiling");
 }
 
 #[test]

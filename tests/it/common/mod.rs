@@ -181,7 +181,7 @@ pub fn puzzle(board: &Board, pieces: &[polytile::Piece], allow_leftover: bool) -
 /// A random board of 3 to 12 cells: a rectangle on a random grid with random holes
 /// (at least one cell kept).
 pub fn random_board(rng: &mut tiling::Rng) -> Board {
-    let grid = [Grid::Square, Grid::Hex][rng.below(2)];
+    let grid = [Grid::Square, Grid::Hex, Grid::Triangle][rng.below(3)];
     let (w, h) = loop {
         let (w, h) = (1 + rng.below(6), 1 + rng.below(6));
         if (3..=12).contains(&(w * h)) {
