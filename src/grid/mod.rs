@@ -48,6 +48,15 @@ pub(crate) trait Lattice {
     /// The drawn `(row, col)` of a lattice point, the inverse of [`Lattice::lattice`];
     /// `None` if the point is no cell.
     fn drawn(p: Point) -> Option<(i32, i32)>;
+    /// The lattice point of a cell written as coordinates (`docs/puzzle-format.md`):
+    /// `(x, y)` on the square grid, axial `(q, r)` on the hex grid; `None` if they name
+    /// no cell.
+    fn coordinate_cell(c: &[i32]) -> Option<Point> {
+        match *c {
+            [x, y] => Some((x, y)),
+            _ => None,
+        }
+    }
     /// The translation part of `p`: the largest lattice translation `t` "below" it, so
     /// that `p - t` is one of the few cells of the lattice's unit cell. Every vector is a
     /// translation of the square and hex lattices (`t = p`); the triangle lattice's are
@@ -135,6 +144,14 @@ impl Grid {
     /// `None` if the point is no cell of the lattice.
     pub fn drawn(self, p: Point) -> Option<(i32, i32)> {
         on_lattice!(self, drawn(p))
+    }
+
+    /// The lattice point of a cell written as coordinates, the form of
+    /// `docs/puzzle-format.md`: `(x, y)` square, axial `(q, r)` hex, `(a, b, 0)` for the
+    /// even-column triangle `(a, b)` and `(a, b, 1)` for the odd-column one; `None` if
+    /// they name no cell of the grid.
+    pub fn coordinate_cell(self, c: &[i32]) -> Option<Point> {
+        on_lattice!(self, coordinate_cell(c))
     }
 
     /// The translation part of `p` (see the module docs): `p` itself when every

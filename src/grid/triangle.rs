@@ -48,6 +48,14 @@ impl Lattice for Triangle {
         Some((y.div_euclid(3), 2 * x.div_euclid(3) + kind - 1))
     }
 
+    /// `(a, b, 0)` is triangle `(a, b)` up (an even column), `(a, b, 1)` down.
+    fn coordinate_cell(c: &[i32]) -> Option<Point> {
+        match *c {
+            [a, b, t @ (0 | 1)] => Some((3 * a + 1 + t, 3 * b + 1 + t)),
+            _ => None,
+        }
+    }
+
     fn translation((x, y): Point) -> Point {
         (3 * x.div_euclid(3), 3 * y.div_euclid(3))
     }

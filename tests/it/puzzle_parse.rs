@@ -220,6 +220,153 @@ fn triangle_drawings_keep_what_a_column_means() {
     assert_eq!(Puzzle::parse(&down.to_text(), "t.puz").unwrap(), down);
 }
 
+/// A lattice point in the coordinate form of `docs/puzzle-format.md`.
+fn coordinates(grid: Grid, (x, y): Point) -> String {
+    match grid {
+        Grid::Square | Grid::Hex => format!("({x}, {y})"),
+        Grid::Triangle => format!(
+            "({},{},{})",
+            x.div_euclid(3),
+            y.div_euclid(3),
+            x.rem_euclid(3) - 1
+        ),
+    }
+}
+
+/// `p` written with coordinate lists instead of drawings, a few cells per line, the
+/// pieces moved far from the origin.
+fn coordinate_text(p: &Puzzle) -> String {
+    let g = p.board.grid;
+    let list = |points: Vec<Point>| -> String {
+        points
+            .chunks(5)
+            .map(|c| {
+                c.iter()
+                    .map(|&q| coordinates(g, q))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let board: Vec<Point> = (0..p.board.cells.len())
+        .filter(|&i| p.board.has(i))
+        .map(|i| p.board.point(i))
+        .collect();
+    let mut out = format!(
+        "name: {}\ngrid: {}\nboard:\n{}\n",
+        p.name,
+        g.name(),
+        list(board)
+    );
+    for piece in &p.pieces {
+        let far: Vec<Point> = piece
+            .cells
+            .iter()
+            .map(|&(x, y)| (x - 300, y + 900))
+            .collect();
+        out.push_str(&format!(
+            "\npiece {}: {} count {}\n{}\n",
+            piece.name,
+            piece.motion.name(),
+            piece.count,
+            list(far)
+        ));
+    }
+    out
+}
+
+#[test]
+fn coordinates_give_the_same_puzzles_as_drawings() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    for entry in std::fs::read_dir(dir).expect("data/ exists") {
+        let path = entry.expect("a directory entry").path();
+        if path.extension().is_some_and(|e| e == "puz") {
+            let p = Puzzle::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            let text = coordinate_text(&p);
+            let again = Puzzle::parse(&text, "c.puz").unwrap_or_else(|e| panic!("{e}\n{text}"));
+            assert_eq!(again, p, "{}", path.display());
+        }
+    }
+    // Board coordinates are lattice points: the hex parallelogram q in 0..3, r in 0..2
+    // is drawn with its odd row shifted, the triangle (a, b, t) is column 2a + t.
+    let hex = "grid: hex\nboard:\n(0,0) (1,0) (2,0)\n(0,1) (1,1) (2,1)\n\npiece A: count 3\n(0,0) (1,0)\n";
+    let p = Puzzle::parse(hex, "t.puz").unwrap();
+    assert_eq!((p.board.width, p.board.height), (3, 2));
+    let tri = "grid: triangle\nboard:\n(0,0,1) (1,0,0)\n\npiece A:\n(5,5,1) (6,5,0)\n";
+    let p = Puzzle::parse(tri, "t.puz").unwrap();
+    assert_eq!(p.board.cells, [false, true, true]);
+    assert_eq!(p.pieces[0].cells, vec![(2, 2), (4, 1)]);
+}
+
+#[test]
+fn errors_in_coordinates() {
+    let board = |cells: &str| error(&format!("grid: square\nboard:\n{cells}\n\npiece A:\nx\n"));
+    assert_eq!(
+        board("(0,0)  (0, 0)"),
+        "t.puz:3:8: this cell is listed twice in the board drawing (first at line 3, column 1); \
+         expected each cell once"
+    );
+    assert_eq!(
+        board("(0, 0, 1)"),
+        "t.puz:3:1: (0, 0, 1) is no cell of the square grid; expected (x, y): column, row"
+    );
+    for (cells, column) in [
+        ("(0,x)", 4),
+        ("(0,0", 5),
+        ("(1,2) x", 7),
+        ("()", 2),
+        ("(1,-)", 4),
+        ("(1 2)", 4),
+    ] {
+        assert_eq!(
+            board(cells),
+            format!(
+                "t.puz:3:{column}: malformed coordinates in the board drawing; expected cells as \
+                 tuples of whole numbers separated by commas, such as (0, 0) (1, 0)"
+            ),
+            "{cells}"
+        );
+    }
+    assert_eq!(
+        board("(0, -1000001)"),
+        "t.puz:3:5: coordinate '-1000001' is out of range; expected a whole number from \
+         -1000000 to 1000000"
+    );
+    assert_eq!(
+        board("(0, 99999999999999999999999)"),
+        "t.puz:3:5: coordinate '99999999999999999999999' is out of range; expected a whole \
+         number from -1000000 to 1000000"
+    );
+    assert_eq!(
+        board("(0,0)\n  xx"),
+        "t.puz:4:3: the board drawing mixes drawing lines and coordinate lines; expected one \
+         or the other"
+    );
+    assert_eq!(
+        error("grid: square\nboard:\nx\n\npiece A:\nx\n(0, 1)\n"),
+        "t.puz:7:1: the drawing of piece A mixes drawing lines and coordinate lines; expected \
+         one or the other"
+    );
+    assert_eq!(
+        error("grid: triangle\nboard:\n(0, 0, 2)\n\npiece A:\nx\n"),
+        "t.puz:3:1: (0, 0, 2) is no cell of the triangle grid; expected (a, b, 0) or (a, b, 1): \
+         row b, column 2a or 2a + 1"
+    );
+    assert_eq!(
+        error("grid: hex\nboard:\nxx\n\npiece A:\n(0, 0) (2, 0)\n"),
+        "t.puz:6:8: piece A is not connected: this cell is not joined to the cell at line 6, \
+         column 1; expected one connected shape (hex cells join across a side; odd rows (the \
+         2nd, 4th, ... line of a drawing) sit half a cell east of even rows)"
+    );
+    // Far apart cells make a rectangle too large for a board.
+    assert_eq!(
+        error("grid: square\nboard:\n(0, 0) (1000000, 1000000)\n\npiece A:\nx\n"),
+        "t.puz:2:1: the board is 1000001 columns by 1000001 rows; expected at most 1000000 \
+         cells in its rectangle"
+    );
+}
+
 #[test]
 fn every_data_file_parses() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
