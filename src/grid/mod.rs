@@ -171,6 +171,33 @@ impl Grid {
         self == Grid::Hex && row.rem_euclid(2) == 1
     }
 
+    /// The smallest rectangle of drawn cells holding `cells` (drawn `(row, col)`), as
+    /// `(top, left, width, height)`; on the hex grid it starts on an even row and on the
+    /// triangle grid on an even column, so that rows and columns keep what their parity
+    /// means. `None` for no cells.
+    pub fn frame(
+        self,
+        cells: impl IntoIterator<Item = (i64, i64)>,
+    ) -> Option<(i64, i64, usize, usize)> {
+        let (mut top, mut bottom, mut left, mut right) = (i64::MAX, i64::MIN, i64::MAX, i64::MIN);
+        for (r, c) in cells {
+            top = top.min(r);
+            bottom = bottom.max(r);
+            left = left.min(c);
+            right = right.max(c);
+        }
+        if top > bottom {
+            return None;
+        }
+        match self {
+            Grid::Hex => top -= top.rem_euclid(2),
+            Grid::Triangle => left -= left.rem_euclid(2),
+            Grid::Square => {}
+        }
+        let size = |low: i64, high: i64| usize::try_from(high - low + 1).unwrap_or(usize::MAX);
+        Some((top, left, size(left, right), size(top, bottom)))
+    }
+
     /// Board `(row, col)` of a lattice point, if it lies in the `width x height` rectangle.
     pub fn cell(self, p: Point, width: usize, height: usize) -> Option<(usize, usize)> {
         let (row, col) = self.drawn(p)?;
@@ -294,6 +321,63 @@ impl Board {
     pub fn cell_list(&self) -> Vec<usize> {
         (0..self.cells.len()).filter(|&c| self.has(c)).collect()
     }
+
+    /// The board's mirror image about the lattice line `x = y` (rows become columns on
+    /// the square grid, triangle `(a, b)` becomes `(b, a)`), in its own smallest
+    /// rectangle, and for each of its cells the cell of `self` it is the image of
+    /// ([`NONE`] for holes). The same reflection maps a piece by [`transpose`].
+    pub(crate) fn transposed(&self) -> (Board, Vec<u32>) {
+        let cells = self.cell_list();
+        let drawn: Vec<(i64, i64)> = cells
+            .iter()
+            .filter_map(|&c| self.grid.drawn(transpose(self.point(c))))
+            .map(|(r, c)| (i64::from(r), i64::from(c)))
+            .collect();
+        let Some(frame) = self.grid.frame(drawn.iter().copied()) else {
+            return (self.clone(), Vec::new());
+        };
+        let (board, index) = Board::in_frame(self.grid, frame, &drawn);
+        let from = index
+            .into_iter()
+            .map(|i| {
+                if i == NONE {
+                    NONE
+                } else {
+                    cells[i as usize] as u32
+                }
+            })
+            .collect();
+        (board, from)
+    }
+
+    /// The board of the drawn cells `cells` in `frame` ([`Grid::frame`] of them), and
+    /// for each position of the rectangle the index in `cells` of the cell there
+    /// ([`NONE`] for holes).
+    pub(crate) fn in_frame(
+        grid: Grid,
+        (top, left, width, height): (i64, i64, usize, usize),
+        cells: &[(i64, i64)],
+    ) -> (Board, Vec<u32>) {
+        let mut board = Board {
+            grid,
+            width,
+            height,
+            cells: vec![false; width * height],
+        };
+        let mut index = vec![NONE; width * height];
+        for (k, &(r, c)) in cells.iter().enumerate() {
+            let i = (r - top) as usize * width + (c - left) as usize;
+            board.cells[i] = true;
+            index[i] = k as u32;
+        }
+        (board, index)
+    }
+}
+
+/// The mirror image of a lattice point about the line `x = y`, a reflection of the
+/// square, hex and triangle lattices alike.
+pub fn transpose((x, y): Point) -> Point {
+    (y, x)
 }
 
 /// `cells` sorted in scan order (drawn row, then column: the order of board cells)

@@ -637,26 +637,13 @@ impl Parser<'_> {
             .filter_map(|(p, _)| grid.drawn(p))
             .map(|(r, c)| (i64::from(r), i64::from(c)))
             .collect();
-        let (mut top, mut bottom, mut left, mut right) = (i64::MAX, i64::MIN, i64::MAX, i64::MIN);
-        for &(r, c) in &cells {
-            top = top.min(r);
-            bottom = bottom.max(r);
-            left = left.min(c);
-            right = right.max(c);
-        }
-        if cells.is_empty() {
+        let Some(frame @ (_, _, width, height)) = grid.frame(cells.iter().copied()) else {
             // `close` rejects a board without cells; this keeps `finish` total anyway.
             let kind = PuzzleErrorKind::NoCells {
                 drawing: Drawing::Board,
             };
             return Err(self.error(decl.header, kind));
-        }
-        match grid {
-            Grid::Hex => top -= top.rem_euclid(2),
-            Grid::Triangle => left -= left.rem_euclid(2),
-            Grid::Square => {}
-        }
-        let (width, height) = ((right - left + 1) as usize, (bottom - top + 1) as usize);
+        };
         if width
             .checked_mul(height)
             .is_none_or(|n| n > MAX_BOARD_CELLS)
@@ -664,16 +651,7 @@ impl Parser<'_> {
             let kind = PuzzleErrorKind::BoardTooLarge { width, height };
             return Err(self.error(decl.header, kind));
         }
-        let mut board = Board {
-            grid,
-            width,
-            height,
-            cells: vec![false; width * height],
-        };
-        for (r, c) in cells {
-            board.cells[(r - top) as usize * width + (c - left) as usize] = true;
-        }
-        Ok(board)
+        Ok(Board::in_frame(grid, frame, &cells).0)
     }
 
     /// The lattice points of a piece, checked to be connected.

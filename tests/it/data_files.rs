@@ -40,6 +40,14 @@ enum Set {
 /// source as the header names it).
 const KNOWN: &[(&str, usize, usize, usize, Set, &str)] = &[
     (
+        "hexiamonds-4x9.puz",
+        148,
+        74,
+        2,
+        Set::Free(6),
+        "Polyform Puzzler",
+    ),
+    (
         "hexiamonds-6x6.puz",
         624,
         156,

@@ -944,3 +944,41 @@ fn stats_count_nodes() {
     );
     assert_eq!(with(1, false).nodes, 0);
 }
+
+#[test]
+fn triangle_boards_the_window_cannot_serve_get_a_clear_error() {
+    use polytile::{Mode, Puzzle as Tiles, TilingSolver};
+    let bar = |pairs: i32, count: u32| Piece {
+        name: "bar".into(),
+        cells: (0..2 * pairs)
+            .map(|c| Grid::Triangle.lattice(0, c as usize))
+            .collect(),
+        motion: Motion::Free,
+        count,
+    };
+    let error = |board: Board, piece: Piece| match TilingSolver::new(
+        &Tiles::new("t", board, vec![piece]),
+        Mode::All,
+    ) {
+        Ok(_) => panic!("solved"),
+        Err(e) => e.to_string(),
+    };
+    // A 32 x 32 rhombus is 64 triangles wide either way.
+    assert_eq!(
+        error(Board::rectangle(Grid::Triangle, 64, 32), bar(32, 32)),
+        "a board 64 cells wide does not fit the 64-bit search window (1 to 32 columns)"
+    );
+    // A 12 x 12 rhombus is 24 wide either way: a window of two rows, which a bar turned
+    // across the rows overflows.
+    assert!(error(Board::rectangle(Grid::Triangle, 24, 12), bar(12, 12))
+        .contains("rows of the search window, more than 64 bits hold at this board width"),);
+    // A 12 x 2 parallelogram drawn 24 wide is searched 4 wide (transposed): served, its
+    // one tiling a bar along each row.
+    let wide = Tiles::new(
+        "t",
+        Board::rectangle(Grid::Triangle, 24, 2),
+        vec![bar(12, 2)],
+    );
+    let solver = TilingSolver::new(&wide, Mode::All).unwrap();
+    assert_eq!(solver.count(&polytile::Options::default()).solutions, 1);
+}
