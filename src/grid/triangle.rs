@@ -14,6 +14,7 @@
 //! rectangle of the drawing (the true picture shifts each row half a triangle east of
 //! the row before; `docs/puzzle-format.md` shows one).
 
+use super::hex::Hex;
 use super::{Lattice, Point};
 
 /// The triangle lattice, as three times the centroids of its triangles.
@@ -25,14 +26,14 @@ impl Lattice for Triangle {
     const STEPS: &'static [Point] = &[(1, 1), (-2, 1), (1, -2), (-1, -1), (2, -1), (-1, 2)];
     const ROTATIONS: usize = 6;
 
-    /// 60 degrees about a vertex.
-    fn rotate((x, y): Point) -> Point {
-        (-y, x + y)
+    /// 60 degrees about a vertex: the hex lattice's rotation, on its vertices.
+    fn rotate(p: Point) -> Point {
+        Hex::rotate(p)
     }
 
-    /// About the line `x = y`.
-    fn reflect((x, y): Point) -> Point {
-        (y, x)
+    /// The hex lattice's reflection, about the line `x = y`.
+    fn reflect(p: Point) -> Point {
+        Hex::reflect(p)
     }
 
     fn lattice(row: i32, col: i32) -> Point {

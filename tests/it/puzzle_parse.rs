@@ -163,45 +163,53 @@ fn one_sided_file_holds_the_18_one_sided_pentominoes() {
     }
 }
 
-#[test]
-fn tetrahex_file_holds_the_7_free_tetrahexes_on_the_parallelogram() {
-    let all = polyforms(Grid::Hex, 4, Motion::Free);
-    assert_eq!(all.len(), 7);
-    let p = data("tetrahex-7x4");
-    check_common(&p, "tetrahex-7x4", Grid::Hex, 8, 4);
-    assert_eq!(names(&p), ["I", "O", "Y", "C", "P", "S", "J"]);
+/// Data file `name` on `grid`, drawn `width x height`: its pieces, named `names`, are
+/// every free polyform of `size` cells once, of which there are `count`. Returns the
+/// lattice points of its board.
+fn free_set_file(
+    name: &str,
+    (grid, width, height): (Grid, usize, usize),
+    (size, count): (usize, usize),
+    names_are: &[&str],
+) -> BTreeSet<Point> {
+    let all = polyforms(grid, size, Motion::Free);
+    assert_eq!(all.len(), count);
+    let p = data(name);
+    check_common(&p, name, grid, width, height);
+    assert_eq!(names(&p), names_are);
     assert!(p.pieces.iter().all(|q| q.motion == Motion::Free));
     assert_eq!(canonical_set(&p, Motion::Free), all);
-    // The board is the axial parallelogram q in 0..7, r in 0..4.
-    let cells: BTreeSet<Point> = (0..p.board.cells.len())
+    (0..p.board.cells.len())
         .filter(|&i| p.board.has(i))
         .map(|i| p.board.point(i))
-        .collect();
+        .collect()
+}
+
+#[test]
+fn tetrahex_file_holds_the_7_free_tetrahexes_on_the_parallelogram() {
+    let names = ["I", "O", "Y", "C", "P", "S", "J"];
+    let cells = free_set_file("tetrahex-7x4", (Grid::Hex, 8, 4), (4, 7), &names);
+    // The board is the axial parallelogram q in 0..7, r in 0..4.
     let parallelogram: BTreeSet<Point> = (0..4).flat_map(|r| (0..7).map(move |q| (q, r))).collect();
     assert_eq!(cells, parallelogram);
 }
 
 #[test]
-fn hexiamond_file_holds_the_12_free_hexiamonds_on_the_rhombus() {
-    let all = polyforms(Grid::Triangle, 6, Motion::Free);
-    assert_eq!(all.len(), 12);
-    let p = data("hexiamonds-6x6");
-    check_common(&p, "hexiamonds-6x6", Grid::Triangle, 12, 6);
-    assert_eq!(
-        names(&p),
-        ["I", "P", "J", "E", "V", "H", "S", "X", "C", "G", "F", "O"]
-    );
-    assert!(p.pieces.iter().all(|q| q.motion == Motion::Free));
-    assert_eq!(canonical_set(&p, Motion::Free), all);
-    // The board is the rhombus of triangles (a, b), a and b in 0..6, up and down.
-    let cells: BTreeSet<Point> = (0..p.board.cells.len())
-        .filter(|&i| p.board.has(i))
-        .map(|i| p.board.point(i))
-        .collect();
-    let rhombus: BTreeSet<Point> = (0..6)
-        .flat_map(|b| (0..6).flat_map(move |a| [(3 * a + 1, 3 * b + 1), (3 * a + 2, 3 * b + 2)]))
-        .collect();
-    assert_eq!(cells, rhombus);
+fn hexiamond_files_hold_the_12_free_hexiamonds() {
+    let names = ["I", "P", "J", "E", "V", "H", "S", "X", "C", "G", "F", "O"];
+    // The boards are the parallelograms of triangles (a, b), up and down, a in 0..A
+    // and b in 0..B.
+    let parallelogram = |a_end: i32, b_end: i32| -> BTreeSet<Point> {
+        (0..b_end)
+            .flat_map(|b| {
+                (0..a_end).flat_map(move |a| [(3 * a + 1, 3 * b + 1), (3 * a + 2, 3 * b + 2)])
+            })
+            .collect()
+    };
+    let rhombus = free_set_file("hexiamonds-6x6", (Grid::Triangle, 12, 6), (6, 12), &names);
+    assert_eq!(rhombus, parallelogram(6, 6));
+    let wide = free_set_file("hexiamonds-4x9", (Grid::Triangle, 18, 4), (6, 12), &names);
+    assert_eq!(wide, parallelogram(9, 4));
 }
 
 #[test]
