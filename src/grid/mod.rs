@@ -243,7 +243,8 @@ impl Motion {
 pub struct Piece {
     /// Its name, for output.
     pub name: String,
-    /// Its cells (see [`normalise`]); at least one, no two alike.
+    /// Its cells (see [`normalise`]): lattice points that are cells of the board's grid
+    /// ([`Grid::drawn`] is `Some`); at least one, no two alike.
     pub cells: Vec<Point>,
     /// How it may move onto the board.
     pub motion: Motion,

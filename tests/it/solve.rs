@@ -982,3 +982,35 @@ fn triangle_boards_the_window_cannot_serve_get_a_clear_error() {
     let solver = TilingSolver::new(&wide, Mode::All).unwrap();
     assert_eq!(solver.count(&polytile::Options::default()).solutions, 1);
 }
+
+#[test]
+fn hand_built_pieces_are_checked_before_anything_is_built() {
+    use polytile::{Mode, Puzzle as Tiles, TilingSolver};
+    let error = |grid: Grid, cells: Vec<(i32, i32)>, count: u32| {
+        let piece = Piece {
+            name: "a".into(),
+            cells,
+            motion: Motion::Free,
+            count,
+        };
+        let puzzle = Tiles::new("t", Board::rectangle(grid, 2, 1), vec![piece]);
+        TilingSolver::new(&puzzle, Mode::All)
+            .err()
+            .map(|e| e.to_string())
+    };
+    // The triangle grid's cells are three times triangle centroids: (0, 0) is a corner.
+    assert_eq!(
+        error(Grid::Triangle, vec![(1, 1), (0, 0)], 1).as_deref(),
+        Some("piece 'a' lists the point (0, 0), which is no cell of the triangle grid")
+    );
+    assert_eq!(error(Grid::Triangle, vec![(1, 1), (2, 2)], 1), None);
+    assert_eq!(error(Grid::Square, vec![(0, 0), (1, 0)], 1), None);
+    assert_eq!(
+        error(Grid::Square, vec![(0, 0), (0, 0)], 1).as_deref(),
+        Some("piece 'a' lists a cell twice")
+    );
+    assert_eq!(
+        error(Grid::Square, vec![(0, 0), (1, 0)], 0).as_deref(),
+        Some("piece 'a' has count 0; every piece needs at least one copy")
+    );
+}
