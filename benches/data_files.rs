@@ -13,6 +13,8 @@ const FILES: &[&str] = &[
     "pentomino-8x8-hole",
     "one-sided-pentomino-3x30",
     "tetrahex-7x4",
+    "hexiamonds-6x6",
+    "hexiamonds-4x9",
 ];
 
 fn bench(c: &mut Criterion) {

@@ -1,7 +1,7 @@
 //! polytile: tiling and number-placement puzzles solved with 64-bit masks.
 //!
 //! Two kinds of puzzle share one engine. A tiling puzzle ([`Puzzle`]: a board and
-//! pieces on the square or hex grid, read from a `.puz` file or built in code) is
+//! pieces on the square, hex or triangle grid, read from a `.puz` file or built in code) is
 //! solved by a [`TilingSolver`]; a number puzzle with sums ([`sums::Model`]: magic
 //! figures, killer sudoku, cryptarithms, from a `.sum` file or [`sums::builtin`]) by a
 //! [`SumsSolver`]. Both count solutions or hand them to a callback in a fixed order,

@@ -204,22 +204,24 @@ fn bits(set: u64) -> Vec<u32> {
 }
 
 /// A shape drawn in ASCII with `mark` on its cells, row 0 (south) on top as the
-/// Benchmarks Game prints boards; on the hex grid each row sits half a cell east of the
-/// one above it, two characters per cell.
+/// Benchmarks Game prints boards; two characters per cell, on the hex grid each row
+/// half a cell east of the one above it; one character per triangle.
 fn draw_shape(grid: Grid, cells: &[Point], mark: char) -> Vec<String> {
-    let column = |p: Point| {
-        let (row, col) = grid.drawn(p);
-        2 * col + i32::from(grid.shifted_row(row))
+    let drawn: Vec<(i32, i32)> = cells.iter().filter_map(|&p| grid.drawn(p)).collect();
+    let column = |(row, col): (i32, i32)| match grid {
+        // Triangles alternate, so they draw one character each.
+        Grid::Triangle => col,
+        Grid::Square | Grid::Hex => 2 * col + i32::from(grid.shifted_row(row)),
     };
-    let left = cells.iter().map(|&p| column(p)).min().unwrap_or(0);
-    let top = cells.iter().map(|p| p.1).min().unwrap_or(0);
-    let bottom = cells.iter().map(|p| p.1).max().unwrap_or(0);
+    let left = drawn.iter().map(|&d| column(d)).min().unwrap_or(0);
+    let top = drawn.iter().map(|d| d.0).min().unwrap_or(0);
+    let bottom = drawn.iter().map(|d| d.0).max().unwrap_or(0);
     (top..=bottom)
-        .map(|y| {
-            let mut cols: Vec<usize> = cells
+        .map(|row| {
+            let mut cols: Vec<usize> = drawn
                 .iter()
-                .filter(|p| p.1 == y)
-                .map(|&p| (column(p) - left) as usize)
+                .filter(|d| d.0 == row)
+                .map(|&d| (column(d) - left) as usize)
                 .collect();
             cols.sort_unstable();
             let mut line = String::new();
@@ -403,8 +405,9 @@ fn tables_text(r: &TablesReport) -> String {
     heading(&mut out, "Pieces", '-');
     let _ = writeln!(
         out,
-        "Orientations are lattice points (x, y) (axial on the hex grid: x = col - floor(row / 2)),\n\
-         normalised so the first cell in row order is (0, 0), and drawn with row 0 on top.\n\
+        "Orientations are lattice points (x, y) (axial on the hex grid: x = col - floor(row / 2);\n\
+         three times the centroid on the triangle grid), normalised so the first cell in row\n\
+         order is (0, 0) ((1, 1) or (2, 2) on the triangle grid), drawn with row 0 on top.\n\
          Counts are placements per orientation before/after pruning; 'unused' marks an\n\
          orientation the {word} restriction drops. Per cell: placements anchored there,\n\
          before/after pruning, laid out like the board.\n"

@@ -2,10 +2,10 @@
 //! `build.rs` uses for the meteor, searched by the same core, run by the driver.
 //!
 //! This module owns the path from a [`Puzzle`] to solutions: checking the input,
-//! expanding piece counts into interchangeable copies, transposing wide square boards,
-//! the symmetry classes of solutions, choosing the lane width and slot count the search
-//! is compiled for, and turning search paths back into tilings. It knows nothing of
-//! files or output formats.
+//! expanding piece counts into interchangeable copies, transposing wide square and
+//! triangle boards, the symmetry classes of solutions, choosing the lane width and slot
+//! count the search is compiled for, and turning search paths back into tilings. It
+//! knows nothing of files or output formats.
 //!
 //! ```
 //! use polytile::{Board, Grid, Mode, Motion, Options, Piece, Puzzle, TilingSolver};
@@ -38,7 +38,7 @@ use crate::estimate::{self, Estimate, EstimateOptions};
 use crate::grid::{self, normalise, Board, Grid, Piece};
 use crate::puzzle::Puzzle;
 use crate::search::{Lane, Lanes, Leaves, Step, Tiles, Window};
-use crate::symmetry::Group;
+use crate::symmetry::{Group, NONE};
 use crate::tables::generate::{self, MAX_PIECES};
 use crate::tables::{Census, Tables, TablesError};
 
@@ -68,6 +68,16 @@ pub enum TilingError {
     /// A piece lists a cell twice.
     #[error("piece '{0}' lists a cell twice")]
     RepeatedCell(String),
+    /// A piece lists a lattice point that is no cell of the grid.
+    #[error("piece '{name}' lists the point {point:?}, which is no cell of the {} grid", .grid.name())]
+    NotACell {
+        /// The piece.
+        name: String,
+        /// The point.
+        point: crate::grid::Point,
+        /// The board's grid.
+        grid: Grid,
+    },
     /// A piece has no copies.
     #[error("piece '{0}' has count 0; every piece needs at least one copy")]
     NoCopies(String),
@@ -149,8 +159,8 @@ pub(crate) struct Setup {
     /// Bit `p` set when copy `p` is a copy of copy `p - 1`.
     copy_of_previous: u32,
     leftover: bool,
-    /// Whether the board is searched transposed: `(width, height)` of the puzzle's.
-    transposed: Option<(usize, usize)>,
+    /// How the puzzle's board relates to the board searched, if that is transposed.
+    transposed: Option<Transposed>,
     /// The symmetry classes, when the board has a usable symmetry.
     classes: Option<Classes>,
 }
@@ -298,25 +308,28 @@ impl Setup {
     pub(crate) fn new(puzzle: &Puzzle, mode: Mode) -> Result<Setup, TilingError> {
         check(puzzle)?;
         let board = &puzzle.board;
-        // Square boards wider than tall are solved transposed: the search fills rows,
-        // and short rows keep the open frontier small (measured in README.md on the
-        // 6 x 10 pentominoes). The transpose is the reflection (x, y) -> (y, x) of the
-        // square lattice; pieces that may not reflect are reflected with the board.
-        let transposed = board.grid == Grid::Square && board.width > board.height;
+        // A board is solved transposed (reflected about the lattice line x = y) when
+        // that makes it narrower: the search fills rows, and short rows keep the open
+        // frontier small (measured in README.md on the 6 x 10 pentominoes) and let the
+        // 64-bit window hold more of them. Pieces that may not reflect are reflected
+        // with the board. Hex boards keep their offset rows as drawn.
+        let (t, from) = match board.grid {
+            Grid::Square | Grid::Triangle => board.transposed(),
+            Grid::Hex => (board.clone(), Vec::new()),
+        };
+        let transposed = t.width < board.width;
         let (board, pieces) = if transposed {
-            let t = Board {
-                grid: board.grid,
-                width: board.height,
-                height: board.width,
-                cells: (0..board.cells.len())
-                    .map(|i| board.cells[(i % board.height) * board.width + i / board.height])
-                    .collect(),
-            };
             let pieces = puzzle
                 .pieces
                 .iter()
                 .map(|p| Piece {
-                    cells: normalise(&p.cells.iter().map(|&(x, y)| (y, x)).collect::<Vec<_>>()),
+                    cells: normalise(
+                        t.grid,
+                        &p.cells
+                            .iter()
+                            .map(|&q| grid::transpose(q))
+                            .collect::<Vec<_>>(),
+                    ),
                     ..p.clone()
                 })
                 .collect();
@@ -358,7 +371,11 @@ impl Setup {
             owner,
             copy_of_previous,
             leftover: puzzle.allow_leftover,
-            transposed: transposed.then_some((puzzle.board.width, puzzle.board.height)),
+            transposed: transposed.then_some(Transposed {
+                width: puzzle.board.width,
+                height: puzzle.board.height,
+                from,
+            }),
             classes,
         })
     }
@@ -379,7 +396,7 @@ impl Setup {
 
     /// The puzzle's `(width, height)` when its board is searched transposed.
     pub(crate) fn transposed(&self) -> Option<(usize, usize)> {
-        self.transposed
+        self.transposed.as_ref().map(|t| (t.width, t.height))
     }
 
     /// The order of the group the restricted piece breaks, if any.
@@ -389,13 +406,27 @@ impl Setup {
 
     /// A tiling of the board as searched, in the puzzle's own orientation.
     fn untransposed(&self, t: Tiling) -> Tiling {
-        match self.transposed {
-            None => t,
-            Some((width, height)) => (0..t.len())
-                .map(|i| t[(i % width) * height + i / width])
-                .collect(),
+        let Some(transposed) = &self.transposed else {
+            return t;
+        };
+        let mut out = vec![None; transposed.width * transposed.height];
+        for (&cell, &from) in t.iter().zip(&transposed.from) {
+            if from != NONE {
+                out[from as usize] = cell;
+            }
         }
+        out
     }
+}
+
+/// A puzzle's board searched transposed.
+struct Transposed {
+    /// The puzzle's board width.
+    width: usize,
+    /// Its height.
+    height: usize,
+    /// For each cell of the board searched, the puzzle's cell it is; `NONE` for holes.
+    from: Vec<u32>,
 }
 
 /// The cheap checks, before anything is built: every one bounds the work that follows
@@ -427,6 +458,13 @@ fn check(puzzle: &Puzzle) -> Result<(), TilingError> {
             return Err(TilingError::PieceTooLarge {
                 name: p.name.clone(),
                 cells: p.cells.len(),
+            });
+        }
+        if let Some(&point) = p.cells.iter().find(|&&q| board.grid.drawn(q).is_none()) {
+            return Err(TilingError::NotACell {
+                name: p.name.clone(),
+                point,
+                grid: board.grid,
             });
         }
         let mut sorted = p.cells.clone();

@@ -42,15 +42,16 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     // The pieces as the verifier takes them: drawn (row, col) cells, shifted by whole
-    // row pairs so that hex rows keep their parity.
+    // row pairs and column pairs so that hex rows and triangle columns keep their
+    // parity.
     let grid = board.grid;
     let specs: Vec<tiling::PieceSpec> = puzzle
         .pieces
         .iter()
         .map(|p| {
-            let drawn: Vec<(i32, i32)> = p.cells.iter().map(|&q| grid.drawn(q)).collect();
+            let drawn: Vec<(i32, i32)> = p.cells.iter().filter_map(|&q| grid.drawn(q)).collect();
             let r0 = drawn.iter().map(|d| d.0).min().unwrap().div_euclid(2) * 2;
-            let c0 = drawn.iter().map(|d| d.1).min().unwrap();
+            let c0 = drawn.iter().map(|d| d.1).min().unwrap().div_euclid(2) * 2;
             let cells = drawn
                 .iter()
                 .map(|&(r, c)| ((r - r0) as usize, (c - c0 + 2) as usize))

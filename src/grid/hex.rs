@@ -28,7 +28,7 @@ impl Lattice for Hex {
         (col - row.div_euclid(2), row)
     }
 
-    fn drawn((x, y): Point) -> (i32, i32) {
-        (y, x + y.div_euclid(2))
+    fn drawn((x, y): Point) -> Option<(i32, i32)> {
+        Some((y, x + y.div_euclid(2)))
     }
 }

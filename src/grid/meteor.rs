@@ -37,6 +37,7 @@ pub fn pieces() -> Vec<Piece> {
         .map(|(i, cells)| Piece {
             name: i.to_string(),
             cells: normalise(
+                Grid::Hex,
                 &cells
                     .iter()
                     .map(|&(r, c)| Grid::Hex.lattice(r, c))

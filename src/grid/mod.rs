@@ -2,9 +2,10 @@
 //! ([`Board`], [`Piece`], [`Motion`], [`Point`]), the transforms of a lattice and the
 //! symmetry groups of boards and piece sets.
 //!
-//! Each grid is one file ([`square`](self::square), [`hex`](self::hex)) implementing
-//! [`Lattice`]: its neighbour steps, its rotation and reflection, and how a drawn cell
-//! `(row, col)` maps to a lattice point. Everything else here works on any lattice.
+//! Each grid is one file ([`square`](self::square), [`hex`](self::hex),
+//! [`triangle`](self::triangle)) implementing [`Lattice`]: its neighbour steps, its
+//! rotation and reflection, how a drawn cell `(row, col)` maps to a lattice point, and
+//! which lattice vectors are translations. Everything else here works on any lattice.
 //! This module knows nothing of tables, the search or files, and uses `std` only:
 //! `build.rs` includes it (with `#[path]`) to bake the meteor tables.
 //!
@@ -13,13 +14,18 @@
 //! the *south* edge, the side the search fills first; text output prints it as the
 //! top line. On a hex board odd rows are shifted half a cell east.
 //!
-//! Shapes live on the *lattice*: `(x, y)` with `y` the row. On the square grid `x` is
-//! the column; on the hex grid `x = col - floor(row / 2)` (axial coordinates), so that
-//! every translation, rotation and reflection of the lattice is a plain integer map.
+//! Shapes live on the *lattice*: `(x, y)`. On the square grid `x` is the column and `y`
+//! the row; on the hex grid `x = col - floor(row / 2)` and `y = row` (axial
+//! coordinates); on the triangle grid a cell is three times its triangle's centroid in
+//! axial coordinates (`triangle.rs`), so that every translation, rotation and
+//! reflection of the lattice is a plain integer map. Not every lattice point need be a
+//! cell (on the triangle grid most are not), and not every difference of cells a
+//! translation: [`Grid::translation`] says which are.
 
 mod hex;
 pub mod meteor;
 mod square;
+mod triangle;
 
 use crate::symmetry::{Group, Perm, NONE};
 
@@ -39,8 +45,25 @@ pub(crate) trait Lattice {
     fn reflect(p: Point) -> Point;
     /// The lattice point of drawn cell `(row, col)`.
     fn lattice(row: i32, col: i32) -> Point;
-    /// The drawn `(row, col)` of a lattice point: the inverse of [`Lattice::lattice`].
-    fn drawn(p: Point) -> (i32, i32);
+    /// The drawn `(row, col)` of a lattice point, the inverse of [`Lattice::lattice`];
+    /// `None` if the point is no cell.
+    fn drawn(p: Point) -> Option<(i32, i32)>;
+    /// The lattice point of a cell written as coordinates (`docs/puzzle-format.md`):
+    /// `(x, y)` on the square grid, axial `(q, r)` on the hex grid; `None` if they name
+    /// no cell.
+    fn coordinate_cell(c: &[i32]) -> Option<Point> {
+        match *c {
+            [x, y] => Some((x, y)),
+            _ => None,
+        }
+    }
+    /// The translation part of `p`: the largest lattice translation `t` "below" it, so
+    /// that `p - t` is one of the few cells of the lattice's unit cell. Every vector is a
+    /// translation of the square and hex lattices (`t = p`); the triangle lattice's are
+    /// the multiples of 3.
+    fn translation(p: Point) -> Point {
+        p
+    }
 }
 
 /// The lattice a board and its pieces live on.
@@ -50,6 +73,8 @@ pub enum Grid {
     Square,
     /// Hexagonal cells in rows, odd rows shifted half a cell east; 6 neighbours, 6 rotations.
     Hex,
+    /// Triangles in rows, pointing alternately up and down; 3 neighbours, 6 rotations.
+    Triangle,
 }
 
 /// Calls `$f` of the lattice that `$grid` names.
@@ -58,19 +83,21 @@ macro_rules! on_lattice {
         match $grid {
             Grid::Square => <square::Square as Lattice>::$f($($arg),*),
             Grid::Hex => <hex::Hex as Lattice>::$f($($arg),*),
+            Grid::Triangle => <triangle::Triangle as Lattice>::$f($($arg),*),
         }
     };
 }
 
 impl Grid {
     /// Every grid, in the order the file format lists them.
-    pub const ALL: [Grid; 2] = [Grid::Square, Grid::Hex];
+    pub const ALL: [Grid; 3] = [Grid::Square, Grid::Hex, Grid::Triangle];
 
-    /// The grid's name in puzzle files and output: `square` or `hex`.
+    /// The grid's name in puzzle files and output: `square`, `hex` or `triangle`.
     pub fn name(self) -> &'static str {
         match self {
             Grid::Square => "square",
             Grid::Hex => "hex",
+            Grid::Triangle => "triangle",
         }
     }
 
@@ -84,6 +111,7 @@ impl Grid {
         match self {
             Grid::Square => <square::Square as Lattice>::STEPS,
             Grid::Hex => <hex::Hex as Lattice>::STEPS,
+            Grid::Triangle => <triangle::Triangle as Lattice>::STEPS,
         }
     }
 
@@ -92,10 +120,12 @@ impl Grid {
         match self {
             Grid::Square => <square::Square as Lattice>::ROTATIONS,
             Grid::Hex => <hex::Hex as Lattice>::ROTATIONS,
+            Grid::Triangle => <triangle::Triangle as Lattice>::ROTATIONS,
         }
     }
 
-    /// Rotation by one step (90 degrees square, 60 degrees hex) about the origin.
+    /// Rotation by one step (90 degrees square, 60 degrees hex and triangle) about the
+    /// origin.
     pub fn rotate(self, p: Point) -> Point {
         on_lattice!(self, rotate(p))
     }
@@ -110,9 +140,29 @@ impl Grid {
         on_lattice!(self, lattice(row as i32, col as i32))
     }
 
-    /// The drawn `(row, col)` of a lattice point, which may lie outside any board.
-    pub fn drawn(self, p: Point) -> (i32, i32) {
+    /// The drawn `(row, col)` of a lattice point, which may lie outside any board;
+    /// `None` if the point is no cell of the lattice.
+    pub fn drawn(self, p: Point) -> Option<(i32, i32)> {
         on_lattice!(self, drawn(p))
+    }
+
+    /// The lattice point of a cell written as coordinates, the form of
+    /// `docs/puzzle-format.md`: `(x, y)` square, axial `(q, r)` hex, `(a, b, 0)` for the
+    /// even-column triangle `(a, b)` and `(a, b, 1)` for the odd-column one; `None` if
+    /// they name no cell of the grid.
+    pub fn coordinate_cell(self, c: &[i32]) -> Option<Point> {
+        on_lattice!(self, coordinate_cell(c))
+    }
+
+    /// The translation part of `p` (see the module docs): `p` itself when every
+    /// vector is a translation of the lattice.
+    pub fn translation(self, p: Point) -> Point {
+        on_lattice!(self, translation(p))
+    }
+
+    /// Whether moving by `d` maps the lattice's cells onto cells of the same kind.
+    pub fn is_translation(self, d: Point) -> bool {
+        self.translation(d) == d
     }
 
     /// Whether drawn row `row` sits half a cell east of row 0 (odd rows of the hex
@@ -121,9 +171,36 @@ impl Grid {
         self == Grid::Hex && row.rem_euclid(2) == 1
     }
 
+    /// The smallest rectangle of drawn cells holding `cells` (drawn `(row, col)`), as
+    /// `(top, left, width, height)`; on the hex grid it starts on an even row and on the
+    /// triangle grid on an even column, so that rows and columns keep what their parity
+    /// means. `None` for no cells.
+    pub fn frame(
+        self,
+        cells: impl IntoIterator<Item = (i64, i64)>,
+    ) -> Option<(i64, i64, usize, usize)> {
+        let (mut top, mut bottom, mut left, mut right) = (i64::MAX, i64::MIN, i64::MAX, i64::MIN);
+        for (r, c) in cells {
+            top = top.min(r);
+            bottom = bottom.max(r);
+            left = left.min(c);
+            right = right.max(c);
+        }
+        if top > bottom {
+            return None;
+        }
+        match self {
+            Grid::Hex => top -= top.rem_euclid(2),
+            Grid::Triangle => left -= left.rem_euclid(2),
+            Grid::Square => {}
+        }
+        let size = |low: i64, high: i64| usize::try_from(high - low + 1).unwrap_or(usize::MAX);
+        Some((top, left, size(left, right), size(top, bottom)))
+    }
+
     /// Board `(row, col)` of a lattice point, if it lies in the `width x height` rectangle.
     pub fn cell(self, p: Point, width: usize, height: usize) -> Option<(usize, usize)> {
-        let (row, col) = self.drawn(p);
+        let (row, col) = self.drawn(p)?;
         if row < 0 || col < 0 || row as usize >= height || col as usize >= width {
             return None;
         }
@@ -166,7 +243,8 @@ impl Motion {
 pub struct Piece {
     /// Its name, for output.
     pub name: String,
-    /// Its cells (see [`normalise`]); at least one, no two alike.
+    /// Its cells (see [`normalise`]): lattice points that are cells of the board's grid
+    /// ([`Grid::drawn`] is `Some`); at least one, no two alike.
     pub cells: Vec<Point>,
     /// How it may move onto the board.
     pub motion: Motion,
@@ -224,13 +302,19 @@ impl Board {
             .filter_map(move |&(dx, dy)| self.index((x + dx, y + dy)))
     }
 
-    /// The board cells covered by shape `shape` with its origin on cell `anchor`, in
-    /// the shape's order; `None` if some of it falls off the board or on a hole.
+    /// The board cells covered by shape `shape` translated so that its first cell lies
+    /// on cell `anchor`, in the shape's order; `None` if no translation does that (a
+    /// triangle pointing the other way), or some of it falls off the board or on a hole.
     pub fn cells_at(&self, shape: &[Point], anchor: usize) -> Option<Vec<usize>> {
         let (ax, ay) = self.point(anchor);
+        let &(fx, fy) = shape.first()?;
+        let (dx, dy) = (ax - fx, ay - fy);
+        if !self.grid.is_translation((dx, dy)) {
+            return None;
+        }
         shape
             .iter()
-            .map(|&(x, y)| self.index((ax + x, ay + y)))
+            .map(|&(x, y)| self.index((x + dx, y + dy)))
             .collect()
     }
 
@@ -238,17 +322,77 @@ impl Board {
     pub fn cell_list(&self) -> Vec<usize> {
         (0..self.cells.len()).filter(|&c| self.has(c)).collect()
     }
+
+    /// The board's mirror image about the lattice line `x = y` (rows become columns on
+    /// the square grid, triangle `(a, b)` becomes `(b, a)`), in its own smallest
+    /// rectangle, and for each of its cells the cell of `self` it is the image of
+    /// ([`NONE`] for holes). The same reflection maps a piece by [`transpose`].
+    pub(crate) fn transposed(&self) -> (Board, Vec<u32>) {
+        let cells = self.cell_list();
+        let drawn: Vec<(i64, i64)> = cells
+            .iter()
+            .filter_map(|&c| self.grid.drawn(transpose(self.point(c))))
+            .map(|(r, c)| (i64::from(r), i64::from(c)))
+            .collect();
+        let Some(frame) = self.grid.frame(drawn.iter().copied()) else {
+            return (self.clone(), Vec::new());
+        };
+        let (board, index) = Board::in_frame(self.grid, frame, &drawn);
+        let from = index
+            .into_iter()
+            .map(|i| {
+                if i == NONE {
+                    NONE
+                } else {
+                    cells[i as usize] as u32
+                }
+            })
+            .collect();
+        (board, from)
+    }
+
+    /// The board of the drawn cells `cells` in `frame` ([`Grid::frame`] of them), and
+    /// for each position of the rectangle the index in `cells` of the cell there
+    /// ([`NONE`] for holes).
+    pub(crate) fn in_frame(
+        grid: Grid,
+        (top, left, width, height): (i64, i64, usize, usize),
+        cells: &[(i64, i64)],
+    ) -> (Board, Vec<u32>) {
+        let mut board = Board {
+            grid,
+            width,
+            height,
+            cells: vec![false; width * height],
+        };
+        let mut index = vec![NONE; width * height];
+        for (k, &(r, c)) in cells.iter().enumerate() {
+            let i = (r - top) as usize * width + (c - left) as usize;
+            board.cells[i] = true;
+            index[i] = k as u32;
+        }
+        (board, index)
+    }
 }
 
-/// `cells` translated so that its first cell in scan order (row, then column) is the
-/// origin, and sorted in scan order. Two shapes are congruent by translation exactly
-/// when their normal forms are equal. Empty for an empty shape.
-pub fn normalise(cells: &[Point]) -> Vec<Point> {
+/// The mirror image of a lattice point about the line `x = y`, a reflection of the
+/// square, hex and triangle lattices alike.
+pub fn transpose((x, y): Point) -> Point {
+    (y, x)
+}
+
+/// `cells` sorted in scan order (drawn row, then column: the order of board cells)
+/// and translated so that the first lies in the unit cell at the origin: on the origin
+/// itself on the square and hex grids, on `(1, 1)` or `(2, 2)` on the triangle grid.
+/// Two shapes are congruent by translation exactly when their normal forms are equal.
+/// Empty for an empty shape; points that are no cells sort last.
+pub fn normalise(grid: Grid, cells: &[Point]) -> Vec<Point> {
     let mut v: Vec<Point> = cells.to_vec();
-    v.sort_by_key(|&(x, y)| (y, x));
-    let Some(&(ox, oy)) = v.first() else {
+    v.sort_by_key(|&p| (grid.drawn(p).unwrap_or((i32::MAX, i32::MAX)), p));
+    let Some(&first) = v.first() else {
         return v;
     };
+    let (ox, oy) = grid.translation(first);
     v.iter().map(|&(x, y)| (x - ox, y - oy)).collect()
 }
 
@@ -271,7 +415,7 @@ pub fn orientations(grid: Grid, cells: &[Point], motion: Motion) -> Vec<Vec<Poin
             cells.to_vec()
         };
         for _ in 0..turns {
-            let n = normalise(&shape);
+            let n = normalise(grid, &shape);
             if !out.contains(&n) {
                 out.push(n);
             }
@@ -336,6 +480,9 @@ fn board_map(board: &Board, t: Transform) -> Option<Perm> {
     let image: Vec<Point> = points.iter().map(|&p| t.apply(board.grid, p)).collect();
     let low = *image.iter().min_by_key(|p| key(p))?;
     let (dx, dy) = (first.0 - low.0, first.1 - low.1);
+    if !board.grid.is_translation((dx, dy)) {
+        return None;
+    }
     let mut cell_map = vec![NONE; board.cells.len()];
     for (&c, &(x, y)) in cells.iter().zip(&image) {
         cell_map[c] = board.index((x + dx, y + dy))? as u32;
@@ -384,7 +531,7 @@ pub(crate) fn piece_map(grid: Grid, pieces: &[Piece], t: Transform) -> Option<Ve
     let mut map = Vec::with_capacity(pieces.len());
     for (i, p) in pieces.iter().enumerate() {
         let image: Vec<Point> = p.cells.iter().map(|&q| t.apply(grid, q)).collect();
-        let image = normalise(&image);
+        let image = normalise(grid, &image);
         let fits = |j: usize| {
             pieces[j].motion == p.motion
                 && pieces[j].count == p.count

@@ -26,7 +26,7 @@ impl Lattice for Square {
         (col, row)
     }
 
-    fn drawn((x, y): Point) -> (i32, i32) {
-        (y, x)
+    fn drawn((x, y): Point) -> Option<(i32, i32)> {
+        Some((y, x))
     }
 }

@@ -97,6 +97,21 @@ fn grid_hint(grid: &Grid) -> &'static str {
             "hex cells join across a side; odd rows (the 2nd, 4th, ... line of a drawing) \
              sit half a cell east of even rows"
         }
+        Grid::Triangle => {
+            "triangles join across a side: in a row, each touches the cells beside it; \
+             an even column (pointing down) also touches the odd column after it in the \
+             row above, an odd column (pointing up) the even column before it in the row \
+             below"
+        }
+    }
+}
+
+/// How a cell of `grid` is written as coordinates, for messages.
+fn coordinate_form(grid: &Grid) -> &'static str {
+    match grid {
+        Grid::Square => "(x, y): column, row",
+        Grid::Hex => "(q, r): axial, the row r and q = column - floor(r / 2)",
+        Grid::Triangle => "(a, b, 0) or (a, b, 1): row b, column 2a or 2a + 1",
     }
 }
 
@@ -115,6 +130,39 @@ pub enum PuzzleErrorKind {
     )]
     UnknownCharacter { ch: char, drawing: Drawing },
 
+    #[error("the {drawing} mixes drawing lines and coordinate lines; expected one or the other")]
+    MixedForms { drawing: Drawing },
+
+    #[error(
+        "malformed coordinates in the {drawing}; expected cells as tuples of whole numbers \
+         separated by commas, such as (0, 0) (1, 0)"
+    )]
+    BadCoordinates { drawing: Drawing },
+
+    #[error(
+        "coordinate '{text}' is out of range; expected a whole number from -{max} to {max}",
+        max = super::parse::MAX_COORDINATE
+    )]
+    CoordinateRange { text: String },
+
+    #[error(
+        "({}) is no cell of the {} grid; expected {}",
+        .values.iter().map(i32::to_string).collect::<Vec<_>>().join(", "),
+        .grid.name(),
+        coordinate_form(.grid)
+    )]
+    BadCell { values: Vec<i32>, grid: Grid },
+
+    #[error(
+        "this cell is listed twice in the {drawing} (first at line {first_line}, column \
+         {first_column}); expected each cell once"
+    )]
+    RepeatedCell {
+        drawing: Drawing,
+        first_line: usize,
+        first_column: usize,
+    },
+
     #[error("unknown keyword '{word}'; expected name, grid, leftover, motion, board or piece")]
     UnknownKeyword { word: String },
 
@@ -130,10 +178,10 @@ pub enum PuzzleErrorKind {
     )]
     StrayLine,
 
-    #[error("unknown grid '{word}'; expected square or hex")]
+    #[error("unknown grid '{word}'; expected square, hex or triangle")]
     UnknownGrid { word: String },
 
-    #[error("grid '{word}' is not supported yet; expected square or hex")]
+    #[error("grid '{word}' is not supported yet; expected square, hex or triangle")]
     UnsupportedGrid { word: String },
 
     #[error("unknown motion '{word}'; expected free, one-sided or fixed")]

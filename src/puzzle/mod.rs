@@ -7,7 +7,7 @@
 //! ```text
 //! # Comments start with '#'.
 //! name: pentomino-3x20       # optional; default: the file name without extension
-//! grid: square               # square or hex (triangle and cubic: not yet)
+//! grid: square               # square, hex or triangle (cubic: not yet)
 //! leftover: forbidden        # optional; 'allowed' lets pieces cover more than the board
 //! motion: free               # optional default for pieces: free, one-sided or fixed
 //!
@@ -38,7 +38,7 @@
 //! let err = polytile::Puzzle::parse("grid: hexagon\n", "bad.puz").unwrap_err();
 //! assert_eq!(
 //!     err.to_string(),
-//!     "bad.puz:1:7: unknown grid 'hexagon'; expected square or hex"
+//!     "bad.puz:1:7: unknown grid 'hexagon'; expected square, hex or triangle"
 //! );
 //! ```
 
@@ -183,12 +183,17 @@ impl Puzzle {
     }
 }
 
-/// A piece's cells as drawing rows, starting on row 0 (normalised cells have `y >= 0`).
+/// A piece's cells as drawing rows, from an even row (hex) and an even column
+/// (triangle), as the parser reads a piece drawing.
 fn piece_rows(grid: Grid, piece: &Piece) -> Vec<Vec<bool>> {
-    let cells: Vec<(i32, i32)> = piece.cells.iter().map(|&p| grid.drawn(p)).collect();
+    let cells: Vec<(i32, i32)> = piece.cells.iter().filter_map(|&p| grid.drawn(p)).collect();
     let top = cells.iter().map(|c| c.0).min().unwrap_or(0);
     let top = top - top.rem_euclid(2);
     let left = cells.iter().map(|c| c.1).min().unwrap_or(0);
+    let left = match grid {
+        Grid::Triangle => left - left.rem_euclid(2),
+        Grid::Square | Grid::Hex => left,
+    };
     let height = cells.iter().map(|c| c.0 - top + 1).max().unwrap_or(0);
     let width = cells.iter().map(|c| c.1 - left + 1).max().unwrap_or(0);
     let mut rows = vec![vec![false; width as usize]; height as usize];
@@ -202,7 +207,7 @@ fn draw(out: &mut String, grid: Grid, rows: &[Vec<bool>]) {
     for (r, row) in rows.iter().enumerate() {
         let marks = row.iter().map(|&c| if c { 'x' } else { '.' });
         let line: String = match grid {
-            Grid::Square => marks.collect(),
+            Grid::Square | Grid::Triangle => marks.collect(),
             Grid::Hex => {
                 let indent = if r % 2 == 1 { " " } else { "" };
                 let cells: Vec<String> = marks.map(String::from).collect();

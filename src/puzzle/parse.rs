@@ -17,11 +17,26 @@ struct Pos {
     column: usize,
 }
 
-/// One line of a drawing: its marks in order (`true` = cell), each with its column.
-struct Row {
-    line: usize,
-    marks: Vec<(bool, usize)>,
+/// One line of a drawing or of a coordinate list.
+enum Row {
+    /// The line, and its drawn marks in order (`true` = cell), each with its column.
+    Marks(usize, Vec<(bool, usize)>),
+    /// Cells as coordinate tuples, each with the position of its `(`.
+    Coords(Vec<(Vec<i32>, Pos)>),
 }
+
+impl Row {
+    fn has_cells(&self) -> bool {
+        match self {
+            Row::Marks(_, marks) => marks.iter().any(|m| m.0),
+            Row::Coords(cells) => !cells.is_empty(),
+        }
+    }
+}
+
+/// The largest magnitude of a coordinate: far beyond any board
+/// ([`MAX_BOARD_CELLS`]), small enough that no lattice arithmetic overflows.
+pub(super) const MAX_COORDINATE: i32 = 1_000_000;
 
 struct BoardDecl {
     header: Pos,
@@ -110,9 +125,7 @@ fn words(text: &str, start: usize) -> Vec<(&str, usize)> {
 fn parse_grid(word: &str) -> Result<Grid, PuzzleErrorKind> {
     match Grid::from_name(word) {
         Some(grid) => Ok(grid),
-        None if matches!(word, "triangle" | "cubic") => {
-            Err(PuzzleErrorKind::UnsupportedGrid { word: word.into() })
-        }
+        None if word == "cubic" => Err(PuzzleErrorKind::UnsupportedGrid { word: word.into() }),
         None => Err(PuzzleErrorKind::UnknownGrid { word: word.into() }),
     }
 }
@@ -166,6 +179,44 @@ impl Parser<'_> {
             }
             _ => (Drawing::Board, None),
         };
+        let rows = match self.open {
+            Some(Open::Piece(i)) => &self.pieces[i].rows,
+            _ => match &self.board {
+                Some(b) => &b.rows,
+                None => return Ok(()),
+            },
+        };
+        let coords = content.trim_start().starts_with('(');
+        if let Some(first) = rows.first() {
+            if coords != matches!(first, Row::Coords(_)) {
+                let column = content.chars().take_while(|c| c.is_whitespace()).count() + 1;
+                return Err(self.at(line, column, PuzzleErrorKind::MixedForms { drawing }));
+            }
+        }
+        let row = if coords {
+            Row::Coords(self.coordinate_line(line, content, &drawing)?)
+        } else {
+            Row::Marks(line, self.marks(line, content, drawing, own)?)
+        };
+        match self.open {
+            Some(Open::Piece(i)) => self.pieces[i].rows.push(row),
+            _ => {
+                if let Some(board) = &mut self.board {
+                    board.rows.push(row);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The marks of a drawing line.
+    fn marks(
+        &self,
+        line: usize,
+        content: &str,
+        drawing: Drawing,
+        own: Option<char>,
+    ) -> Result<Vec<(bool, usize)>, PuzzleError> {
         let mut marks = Vec::new();
         for (column, ch) in (1..).zip(content.chars()) {
             match ch {
@@ -182,16 +233,77 @@ impl Parser<'_> {
                 }
             }
         }
-        let row = Row { line, marks };
-        match self.open {
-            Some(Open::Piece(i)) => self.pieces[i].rows.push(row),
-            _ => {
-                if let Some(board) = &mut self.board {
-                    board.rows.push(row);
+        Ok(marks)
+    }
+
+    /// The tuples of a coordinate line: `(x, y)` or `(a, b, t)`, whole numbers,
+    /// separated by whitespace; the grid checks their meaning later.
+    fn coordinate_line(
+        &self,
+        line: usize,
+        content: &str,
+        drawing: &Drawing,
+    ) -> Result<Vec<(Vec<i32>, Pos)>, PuzzleError> {
+        let chars: Vec<(usize, char)> = (1..).zip(content.chars()).collect();
+        let bad = |column: usize| {
+            let kind = PuzzleErrorKind::BadCoordinates {
+                drawing: drawing.clone(),
+            };
+            self.at(line, column, kind)
+        };
+        let end = content.chars().count() + 1;
+        let at = |i: usize| chars.get(i).map_or((end, '\n'), |&c| c);
+        let skip = |mut i: usize| {
+            while at(i).1 != '\n' && at(i).1.is_whitespace() {
+                i += 1;
+            }
+            i
+        };
+        let mut cells = Vec::new();
+        let mut i = skip(0);
+        while i < chars.len() {
+            let (open, ch) = at(i);
+            if ch != '(' {
+                return Err(bad(open));
+            }
+            let mut values = Vec::new();
+            i += 1;
+            loop {
+                i = skip(i);
+                let (start, _) = at(i);
+                let mut j = i;
+                if matches!(at(j).1, '-' | '+') {
+                    j += 1;
+                }
+                while at(j).1.is_ascii_digit() {
+                    j += 1;
+                }
+                let text: String = chars[i.min(chars.len())..j.min(chars.len())]
+                    .iter()
+                    .map(|c| c.1)
+                    .collect();
+                let sign = usize::from(text.starts_with(['-', '+']));
+                if text.len() == sign {
+                    return Err(bad(start));
+                }
+                // Digits only: a number too long for i64 is out of range, not malformed.
+                let value = text.parse::<i64>().unwrap_or(i64::MAX);
+                if value.unsigned_abs() > MAX_COORDINATE.unsigned_abs().into() {
+                    let kind = PuzzleErrorKind::CoordinateRange { text };
+                    return Err(self.at(line, start, kind));
+                }
+                values.push(value as i32);
+                i = skip(j);
+                match at(i).1 {
+                    ',' => i += 1,
+                    ')' => break,
+                    _ => return Err(bad(at(i).0)),
                 }
             }
+            cells.push((values, Pos { line, column: open }));
+            i = skip(i + 1);
         }
-        Ok(())
+        Ok(cells)
     }
 
     /// Ends the open drawing, if any, checking it is not empty.
@@ -210,7 +322,7 @@ impl Parser<'_> {
         if rows.is_empty() {
             return Err(self.error(header, PuzzleErrorKind::EmptyDrawing { drawing }));
         }
-        if !rows.iter().any(|r| r.marks.iter().any(|m| m.0)) {
+        if !rows.iter().any(Row::has_cells) {
             return Err(self.error(header, PuzzleErrorKind::NoCells { drawing }));
         }
         Ok(())
@@ -296,7 +408,7 @@ impl Parser<'_> {
             return Ok(());
         }
         let expected = match keyword {
-            "grid" => "square or hex",
+            "grid" => "square, hex or triangle",
             "leftover" => "allowed or forbidden",
             _ => "free, one-sided or fixed",
         };
@@ -437,7 +549,7 @@ impl Parser<'_> {
             total = total.saturating_add((cells.len() as u64).saturating_mul(count as u64));
             pieces.push(Piece {
                 name: decl.name.clone(),
-                cells: normalise(&cells),
+                cells: normalise(grid, &cells),
                 motion: decl.motion.unwrap_or(default_motion),
                 count,
             });
@@ -470,36 +582,68 @@ impl Parser<'_> {
         })
     }
 
-    /// The board: the smallest rectangle holding every cell of the drawing. On the hex
-    /// grid it starts on an even drawing row, so that rows keep their parity.
-    fn board(&self, grid: Grid, decl: &BoardDecl) -> Result<Board, PuzzleError> {
-        let cells = || {
-            decl.rows.iter().enumerate().flat_map(|(r, row)| {
-                row.marks
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, m)| m.0)
-                    .map(move |(c, _)| (r, c))
-            })
-        };
-        let (mut top, mut bottom, mut left, mut right) = (usize::MAX, 0, usize::MAX, 0);
-        for (r, c) in cells() {
-            top = top.min(r);
-            bottom = bottom.max(r);
-            left = left.min(c);
-            right = right.max(c);
+    /// The lattice points of a drawing or coordinate list, each with its position in
+    /// the file: drawn cells in order, coordinates as given (each cell at most once).
+    fn points(
+        &self,
+        grid: Grid,
+        rows: &[Row],
+        drawing: &Drawing,
+    ) -> Result<Vec<(Point, Pos)>, PuzzleError> {
+        let mut points = Vec::new();
+        let mut seen: HashMap<Point, Pos> = HashMap::new();
+        for (r, row) in rows.iter().enumerate() {
+            match row {
+                Row::Marks(line, marks) => {
+                    let line = *line;
+                    for (c, &(cell, column)) in marks.iter().enumerate() {
+                        if cell {
+                            points.push((grid.lattice(r, c), Pos { line, column }));
+                        }
+                    }
+                }
+                Row::Coords(cells) => {
+                    for (values, pos) in cells {
+                        let Some(p) = grid.coordinate_cell(values) else {
+                            let kind = PuzzleErrorKind::BadCell {
+                                values: values.clone(),
+                                grid,
+                            };
+                            return Err(self.error(*pos, kind));
+                        };
+                        if let Some(first) = seen.insert(p, *pos) {
+                            let kind = PuzzleErrorKind::RepeatedCell {
+                                drawing: drawing.clone(),
+                                first_line: first.line,
+                                first_column: first.column,
+                            };
+                            return Err(self.error(*pos, kind));
+                        }
+                        points.push((p, *pos));
+                    }
+                }
+            }
         }
-        if top == usize::MAX {
+        Ok(points)
+    }
+
+    /// The board: the smallest rectangle holding every cell. On the hex grid it starts
+    /// on an even row, on the triangle grid on an even column, so that rows and
+    /// columns keep what their parity means.
+    fn board(&self, grid: Grid, decl: &BoardDecl) -> Result<Board, PuzzleError> {
+        let cells: Vec<(i64, i64)> = self
+            .points(grid, &decl.rows, &Drawing::Board)?
+            .into_iter()
+            .filter_map(|(p, _)| grid.drawn(p))
+            .map(|(r, c)| (i64::from(r), i64::from(c)))
+            .collect();
+        let Some(frame @ (_, _, width, height)) = grid.frame(cells.iter().copied()) else {
             // `close` rejects a board without cells; this keeps `finish` total anyway.
             let kind = PuzzleErrorKind::NoCells {
                 drawing: Drawing::Board,
             };
             return Err(self.error(decl.header, kind));
-        }
-        if grid == Grid::Hex {
-            top -= top % 2;
-        }
-        let (width, height) = (right - left + 1, bottom - top + 1);
+        };
         if width
             .checked_mul(height)
             .is_none_or(|n| n > MAX_BOARD_CELLS)
@@ -507,32 +651,13 @@ impl Parser<'_> {
             let kind = PuzzleErrorKind::BoardTooLarge { width, height };
             return Err(self.error(decl.header, kind));
         }
-        let mut board = Board {
-            grid,
-            width,
-            height,
-            cells: vec![false; width * height],
-        };
-        for (r, c) in cells() {
-            board.cells[(r - top) * width + (c - left)] = true;
-        }
-        Ok(board)
+        Ok(Board::in_frame(grid, frame, &cells).0)
     }
 
-    /// The lattice points of a piece drawing, checked to be connected.
+    /// The lattice points of a piece, checked to be connected.
     fn piece_cells(&self, grid: Grid, decl: &PieceDecl) -> Result<Vec<Point>, PuzzleError> {
-        let mut points: Vec<(Point, Pos)> = Vec::new();
-        for (r, row) in decl.rows.iter().enumerate() {
-            for (c, &(cell, column)) in row.marks.iter().enumerate() {
-                if cell {
-                    let pos = Pos {
-                        line: row.line,
-                        column,
-                    };
-                    points.push((grid.lattice(r, c), pos));
-                }
-            }
-        }
+        let drawing = Drawing::Piece(decl.name.clone());
+        let points = self.points(grid, &decl.rows, &drawing)?;
         let Some(&(_, first)) = points.first() else {
             // `close` rejects a piece without cells; this keeps `finish` total anyway.
             let drawing = Drawing::Piece(decl.name.clone());

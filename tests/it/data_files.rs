@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use crate::common::tiling::{self, PieceSpec, Pt, Symmetry};
-use crate::common::{solve, solve_distinct, Limits};
+use crate::common::{solve, solve_distinct, verifier_specs, Limits};
 use polytile::{Grid, Motion, Puzzle, Tiling};
 
 /// What a file's pieces are, checked with the verifier's own polyform enumeration.
@@ -39,6 +39,22 @@ enum Set {
 /// Known counts per file: (file, T, D, symmetries of board and pieces, piece set,
 /// source as the header names it).
 const KNOWN: &[(&str, usize, usize, usize, Set, &str)] = &[
+    (
+        "hexiamonds-4x9.puz",
+        148,
+        74,
+        2,
+        Set::Free(6),
+        "Polyform Puzzler",
+    ),
+    (
+        "hexiamonds-6x6.puz",
+        624,
+        156,
+        4,
+        Set::Free(6),
+        "Polyform Puzzler",
+    ),
     (
         "meteor.puz",
         2098,
@@ -177,35 +193,6 @@ fn load(path: &Path) -> (Puzzle, Header) {
     (puzzle, h)
 }
 
-/// A library lattice point as the verifier's: the library's square `(x, y)` is
-/// `(col, row)` and its hex `(x, y)` the axial `(col - floor(row / 2), row)`
-/// (`docs/puzzle-format.md`); the verifier uses `(x, y, 0)` and cube coordinates.
-fn to_pt(grid: Grid, (x, y): (i32, i32)) -> Pt {
-    match grid {
-        Grid::Square => (x, y, 0),
-        Grid::Hex => (x, -x - y, y),
-    }
-}
-
-/// The puzzle's pieces as the verifier takes them.
-fn specs(p: &Puzzle) -> Vec<PieceSpec> {
-    p.pieces
-        .iter()
-        .map(|piece| {
-            let pts: Vec<Pt> = piece
-                .cells
-                .iter()
-                .map(|&c| to_pt(p.board.grid, c))
-                .collect();
-            (
-                tiling::to_cells(p.board.grid, &pts),
-                piece.motion,
-                piece.count,
-            )
-        })
-        .collect()
-}
-
 /// A tiling drawn with the puzzle's labels, rows separated by `/`.
 fn show(p: &Puzzle, t: &Tiling) -> String {
     let labels = p.labels();
@@ -290,7 +277,7 @@ fn pieces_are_the_sets_the_files_describe() {
     for &(name, _, _, _, set, _) in KNOWN {
         let (p, _) = load(&data_dir().join(name));
         let g = p.board.grid;
-        let specs = specs(&p);
+        let specs = verifier_specs(&p);
         let class = |s: &PieceSpec, m: Motion| tiling::canonical(g, &tiling::points(g, &s.0), m);
         match set {
             Set::Free(n) | Set::OneSided(n) => {
@@ -333,7 +320,7 @@ fn check_file(path: &Path) {
     let name = file_name(path);
     let (p, h) = load(path);
     let b = &p.board;
-    let specs = specs(&p);
+    let specs = verifier_specs(&p);
     let exact = p.pieces.iter().all(|piece| piece.count == 1);
     let verify = |t: &Tiling, what: &str| {
         tiling::verify_tiling(

@@ -21,7 +21,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::common::tiling::{self, PieceSpec, Pt, Rng, Symmetry};
+use crate::common::tiling::{self, PieceSpec, Rng, Symmetry};
 use crate::common::{random_board, solve, solve_distinct, Distinct, Limits};
 use polytile::grid;
 use polytile::{Board, Grid, Motion, Piece, Puzzle, Tiling, TilingError as SolveError};
@@ -56,7 +56,7 @@ impl Case {
         let lattice: Vec<_> = cells.iter().map(|&(r, c)| grid.lattice(r, c)).collect();
         self.pieces.push(Piece {
             name: self.pieces.len().to_string(),
-            cells: grid::normalise(&lattice),
+            cells: grid::normalise(grid, &lattice),
             motion,
             count,
         });
@@ -315,21 +315,6 @@ fn check(case: &Case, totals: bool) -> Result<Option<usize>, String> {
 // ---------------------------------------------------------------------------------
 // Random puzzles.
 
-/// A random connected shape of `size` cells.
-fn random_shape(rng: &mut Rng, grid: Grid, size: usize) -> Vec<Pt> {
-    let steps = tiling::steps(grid);
-    let mut shape: Vec<Pt> = vec![(0, 0, 0)];
-    while shape.len() < size {
-        let (x, y, z) = shape[rng.below(shape.len())];
-        let (dx, dy, dz) = steps[rng.below(steps.len())];
-        let q = (x + dx, y + dy, z + dz);
-        if !shape.contains(&q) {
-            shape.push(q);
-        }
-    }
-    shape
-}
-
 /// Random pieces of 1 to 4 cells, 1 to 3 copies, covering exactly the board. With
 /// `partners`, a one-sided or fixed piece often comes with a moved copy of itself as
 /// another piece (a mirror partner, say), and some pieces come twice as two pieces.
@@ -339,7 +324,7 @@ fn add_pieces(rng: &mut Rng, case: &mut Case, partners: bool) {
     while case.area() < target {
         let left = target - case.area();
         let size = (1 + rng.below(4)).min(left);
-        let shape = random_shape(rng, grid, size);
+        let shape = tiling::random_shape(rng, grid, size);
         let motion = match rng.below(if partners { 4 } else { 3 }) {
             0 | 3 => Motion::Free,
             1 => Motion::OneSided,
@@ -372,9 +357,11 @@ fn add_pieces(rng: &mut Rng, case: &mut Case, partners: bool) {
 
 /// A board of at most 12 cells with symmetries: a square rectangle from 2 x 2 to 3 x 4,
 /// a hex rectangle of even height (symmetric under the half turn) or the 7-cell hexagon,
-/// with holes closed under one of its symmetries.
+/// a triangle rhombus (its half turn and a mirror), the 6-triangle hexagon (12
+/// symmetries) or the 9-triangle triangle (6), with holes closed under one of its
+/// symmetries.
 fn symmetric_board(rng: &mut Rng) -> Board {
-    let shapes: [(Grid, usize, usize); 12] = [
+    let shapes: [(Grid, usize, usize); 16] = [
         (Grid::Square, 2, 2),
         (Grid::Square, 2, 3),
         (Grid::Square, 3, 2),
@@ -387,6 +374,10 @@ fn symmetric_board(rng: &mut Rng) -> Board {
         (Grid::Hex, 3, 4),
         (Grid::Hex, 6, 2),
         (Grid::Hex, 3, 3),
+        (Grid::Triangle, 4, 2),
+        (Grid::Triangle, 6, 2),
+        (Grid::Triangle, 4, 3),
+        (Grid::Triangle, 6, 3),
     ];
     let (grid, w, h) = shapes[rng.below(shapes.len())];
     let mut board = Board::rectangle(grid, w, h);
@@ -394,6 +385,14 @@ fn symmetric_board(rng: &mut Rng) -> Board {
         // The hexagon: the odd-row cell (1, 1) and its six neighbours.
         board.cells[0] = false;
         board.cells[6] = false;
+    }
+    if (grid, w, h) == (Grid::Triangle, 4, 3) {
+        // The hexagon: the six triangles around one corner, and a row of holes.
+        board.cells = ".xxxxxx.....".chars().map(|c| c == 'x').collect();
+    }
+    if (grid, w, h) == (Grid::Triangle, 6, 3) {
+        // The triangle of side 3: rows of 5, 3 and 1 triangles.
+        board.cells = "xxxxx.xxx...x.....".chars().map(|c| c == 'x').collect();
     }
     let group = tiling::symmetries(grid, w, h, &board.cells, &[]);
     let s = &group[rng.below(group.len())];
@@ -536,6 +535,34 @@ fn squares_and_hex_boards_with_many_symmetries() {
     c.add(&[(0, 0), (0, 1), (1, 1)], Motion::OneSided, 1);
     c.add(&[(0, 0), (0, 1), (1, 0)], Motion::OneSided, 1);
     check_ok(&c);
+}
+
+#[test]
+fn triangle_boards_with_many_symmetries() {
+    // The 6-triangle hexagon (12 symmetries): a diamond and four single triangles, and
+    // two fixed diamonds with a free one.
+    let hexagon = board_with_holes(Grid::Triangle, 4, 2, &[0, 7]);
+    let mut c = Case::new(hexagon.clone());
+    c.add(&[(0, 0), (0, 1)], Motion::Free, 1);
+    c.add(&[(0, 0)], Motion::Free, 4);
+    assert_eq!(c.group().len(), 12);
+    assert!(check_ok(&c).unwrap() >= 1);
+    let mut c = Case::new(hexagon);
+    c.add(&[(0, 0), (0, 1)], Motion::Free, 1);
+    c.add(&[(0, 1), (0, 2)], Motion::Fixed, 1);
+    c.add(&[(0, 0), (0, 1)], Motion::Fixed, 1);
+    check_ok(&c);
+    // The triangle of side 3 (6 symmetries): a triamond, a fixed single triangle (up:
+    // it fits only the six up cells) and a tetriamond, in every motion.
+    let triangle = board_with_holes(Grid::Triangle, 5, 3, &[8, 9, 11, 12, 13, 14]);
+    for motion in [Motion::Free, Motion::OneSided, Motion::Fixed] {
+        let mut c = Case::new(triangle.clone());
+        c.add(&[(0, 0), (0, 1), (0, 2)], Motion::Free, 1);
+        c.add(&[(0, 0)], Motion::Fixed, 2);
+        c.add(&[(0, 0), (0, 1), (0, 2), (1, 0)], motion, 1);
+        assert_eq!(c.group().len(), 6, "{motion:?}");
+        check_ok(&c);
+    }
 }
 
 #[test]

@@ -34,14 +34,14 @@ fn canonical(grid: Grid, cells: &[Point], motion: Motion) -> Vec<Point> {
 
 /// Every connected `n`-cell shape on `grid`, up to `motion`, as canonical forms.
 fn polyforms(grid: Grid, n: usize, motion: Motion) -> BTreeSet<Vec<Point>> {
-    let mut shapes = BTreeSet::from([vec![(0, 0)]]);
+    let mut shapes = BTreeSet::from([vec![grid.lattice(0, 0)]]);
     for _ in 1..n {
         let mut next = BTreeSet::new();
         for shape in &shapes {
             for &(x, y) in shape {
                 for &(dx, dy) in grid.neighbour_steps() {
                     let p = (x + dx, y + dy);
-                    if !shape.contains(&p) {
+                    if grid.drawn(p).is_some() && !shape.contains(&p) {
                         let mut grown = shape.clone();
                         grown.push(p);
                         next.insert(canonical(grid, &grown, motion));
@@ -163,22 +163,216 @@ fn one_sided_file_holds_the_18_one_sided_pentominoes() {
     }
 }
 
-#[test]
-fn tetrahex_file_holds_the_7_free_tetrahexes_on_the_parallelogram() {
-    let all = polyforms(Grid::Hex, 4, Motion::Free);
-    assert_eq!(all.len(), 7);
-    let p = data("tetrahex-7x4");
-    check_common(&p, "tetrahex-7x4", Grid::Hex, 8, 4);
-    assert_eq!(names(&p), ["I", "O", "Y", "C", "P", "S", "J"]);
+/// Data file `name` on `grid`, drawn `width x height`: its pieces, named `names`, are
+/// every free polyform of `size` cells once, of which there are `count`. Returns the
+/// lattice points of its board.
+fn free_set_file(
+    name: &str,
+    (grid, width, height): (Grid, usize, usize),
+    (size, count): (usize, usize),
+    names_are: &[&str],
+) -> BTreeSet<Point> {
+    let all = polyforms(grid, size, Motion::Free);
+    assert_eq!(all.len(), count);
+    let p = data(name);
+    check_common(&p, name, grid, width, height);
+    assert_eq!(names(&p), names_are);
     assert!(p.pieces.iter().all(|q| q.motion == Motion::Free));
     assert_eq!(canonical_set(&p, Motion::Free), all);
+    (0..p.board.cells.len())
+        .filter(|&i| p.board.has(i))
+        .map(|i| p.board.point(i))
+        .collect()
+}
+
+#[test]
+fn tetrahex_file_holds_the_7_free_tetrahexes_on_the_parallelogram() {
+    let names = ["I", "O", "Y", "C", "P", "S", "J"];
+    let cells = free_set_file("tetrahex-7x4", (Grid::Hex, 8, 4), (4, 7), &names);
     // The board is the axial parallelogram q in 0..7, r in 0..4.
-    let cells: BTreeSet<Point> = (0..p.board.cells.len())
+    let parallelogram: BTreeSet<Point> = (0..4).flat_map(|r| (0..7).map(move |q| (q, r))).collect();
+    assert_eq!(cells, parallelogram);
+}
+
+#[test]
+fn hexiamond_files_hold_the_12_free_hexiamonds() {
+    let names = ["I", "P", "J", "E", "V", "H", "S", "X", "C", "G", "F", "O"];
+    // The boards are the parallelograms of triangles (a, b), up and down, a in 0..A
+    // and b in 0..B.
+    let parallelogram = |a_end: i32, b_end: i32| -> BTreeSet<Point> {
+        (0..b_end)
+            .flat_map(|b| {
+                (0..a_end).flat_map(move |a| [(3 * a + 1, 3 * b + 1), (3 * a + 2, 3 * b + 2)])
+            })
+            .collect()
+    };
+    let rhombus = free_set_file("hexiamonds-6x6", (Grid::Triangle, 12, 6), (6, 12), &names);
+    assert_eq!(rhombus, parallelogram(6, 6));
+    let wide = free_set_file("hexiamonds-4x9", (Grid::Triangle, 18, 4), (6, 12), &names);
+    assert_eq!(wide, parallelogram(9, 4));
+}
+
+#[test]
+fn triangle_drawings_keep_what_a_column_means() {
+    // A piece whose first cell is a down triangle (odd column) starts with a hole; the
+    // same drawing from column 0 is the diamond in another orientation.
+    let text = |piece: &str| format!("grid: triangle\nboard:\n.xx\n\npiece A: fixed\n{piece}\n");
+    let down = Puzzle::parse(&text(".xx"), "t.puz").unwrap();
+    assert_eq!(down.pieces[0].cells, vec![(2, 2), (4, 1)]);
+    let up = Puzzle::parse(&text("xx"), "t.puz").unwrap();
+    assert_eq!(up.pieces[0].cells, vec![(1, 1), (2, 2)]);
+    // The board drops its first column, a hole, but keeps column parity: it starts with
+    // the hole, so that the down triangle stays down.
+    assert_eq!((down.board.width, down.board.height), (3, 1));
+    assert_eq!(down.board.cells, [false, true, true]);
+    assert_eq!(Puzzle::parse(&down.to_text(), "t.puz").unwrap(), down);
+}
+
+/// A lattice point in the coordinate form of `docs/puzzle-format.md`.
+fn coordinates(grid: Grid, (x, y): Point) -> String {
+    match grid {
+        Grid::Square | Grid::Hex => format!("({x}, {y})"),
+        Grid::Triangle => format!(
+            "({},{},{})",
+            x.div_euclid(3),
+            y.div_euclid(3),
+            x.rem_euclid(3) - 1
+        ),
+    }
+}
+
+/// `p` written with coordinate lists instead of drawings, a few cells per line, the
+/// pieces moved far from the origin.
+fn coordinate_text(p: &Puzzle) -> String {
+    let g = p.board.grid;
+    let list = |points: Vec<Point>| -> String {
+        points
+            .chunks(5)
+            .map(|c| {
+                c.iter()
+                    .map(|&q| coordinates(g, q))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let board: Vec<Point> = (0..p.board.cells.len())
         .filter(|&i| p.board.has(i))
         .map(|i| p.board.point(i))
         .collect();
-    let parallelogram: BTreeSet<Point> = (0..4).flat_map(|r| (0..7).map(move |q| (q, r))).collect();
-    assert_eq!(cells, parallelogram);
+    let mut out = format!(
+        "name: {}\ngrid: {}\nboard:\n{}\n",
+        p.name,
+        g.name(),
+        list(board)
+    );
+    for piece in &p.pieces {
+        let far: Vec<Point> = piece
+            .cells
+            .iter()
+            .map(|&(x, y)| (x - 300, y + 900))
+            .collect();
+        out.push_str(&format!(
+            "\npiece {}: {} count {}\n{}\n",
+            piece.name,
+            piece.motion.name(),
+            piece.count,
+            list(far)
+        ));
+    }
+    out
+}
+
+#[test]
+fn coordinates_give_the_same_puzzles_as_drawings() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    for entry in std::fs::read_dir(dir).expect("data/ exists") {
+        let path = entry.expect("a directory entry").path();
+        if path.extension().is_some_and(|e| e == "puz") {
+            let p = Puzzle::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            let text = coordinate_text(&p);
+            let again = Puzzle::parse(&text, "c.puz").unwrap_or_else(|e| panic!("{e}\n{text}"));
+            assert_eq!(again, p, "{}", path.display());
+        }
+    }
+    // Board coordinates are lattice points: the hex parallelogram q in 0..3, r in 0..2
+    // is drawn with its odd row shifted, the triangle (a, b, t) is column 2a + t.
+    let hex = "grid: hex\nboard:\n(0,0) (1,0) (2,0)\n(0,1) (1,1) (2,1)\n\npiece A: count 3\n(0,0) (1,0)\n";
+    let p = Puzzle::parse(hex, "t.puz").unwrap();
+    assert_eq!((p.board.width, p.board.height), (3, 2));
+    let tri = "grid: triangle\nboard:\n(0,0,1) (1,0,0)\n\npiece A:\n(5,5,1) (6,5,0)\n";
+    let p = Puzzle::parse(tri, "t.puz").unwrap();
+    assert_eq!(p.board.cells, [false, true, true]);
+    assert_eq!(p.pieces[0].cells, vec![(2, 2), (4, 1)]);
+}
+
+#[test]
+fn errors_in_coordinates() {
+    let board = |cells: &str| error(&format!("grid: square\nboard:\n{cells}\n\npiece A:\nx\n"));
+    assert_eq!(
+        board("(0,0)  (0, 0)"),
+        "t.puz:3:8: this cell is listed twice in the board drawing (first at line 3, column 1); \
+         expected each cell once"
+    );
+    assert_eq!(
+        board("(0, 0, 1)"),
+        "t.puz:3:1: (0, 0, 1) is no cell of the square grid; expected (x, y): column, row"
+    );
+    for (cells, column) in [
+        ("(0,x)", 4),
+        ("(0,0", 5),
+        ("(1,2) x", 7),
+        ("()", 2),
+        ("(1,-)", 4),
+        ("(1 2)", 4),
+    ] {
+        assert_eq!(
+            board(cells),
+            format!(
+                "t.puz:3:{column}: malformed coordinates in the board drawing; expected cells as \
+                 tuples of whole numbers separated by commas, such as (0, 0) (1, 0)"
+            ),
+            "{cells}"
+        );
+    }
+    assert_eq!(
+        board("(0, -1000001)"),
+        "t.puz:3:5: coordinate '-1000001' is out of range; expected a whole number from \
+         -1000000 to 1000000"
+    );
+    assert_eq!(
+        board("(0, 99999999999999999999999)"),
+        "t.puz:3:5: coordinate '99999999999999999999999' is out of range; expected a whole \
+         number from -1000000 to 1000000"
+    );
+    assert_eq!(
+        board("(0,0)\n  xx"),
+        "t.puz:4:3: the board drawing mixes drawing lines and coordinate lines; expected one \
+         or the other"
+    );
+    assert_eq!(
+        error("grid: square\nboard:\nx\n\npiece A:\nx\n(0, 1)\n"),
+        "t.puz:7:1: the drawing of piece A mixes drawing lines and coordinate lines; expected \
+         one or the other"
+    );
+    assert_eq!(
+        error("grid: triangle\nboard:\n(0, 0, 2)\n\npiece A:\nx\n"),
+        "t.puz:3:1: (0, 0, 2) is no cell of the triangle grid; expected (a, b, 0) or (a, b, 1): \
+         row b, column 2a or 2a + 1"
+    );
+    assert_eq!(
+        error("grid: hex\nboard:\nxx\n\npiece A:\n(0, 0) (2, 0)\n"),
+        "t.puz:6:8: piece A is not connected: this cell is not joined to the cell at line 6, \
+         column 1; expected one connected shape (hex cells join across a side; odd rows (the \
+         2nd, 4th, ... line of a drawing) sit half a cell east of even rows)"
+    );
+    // Far apart cells make a rectangle too large for a board.
+    assert_eq!(
+        error("grid: square\nboard:\n(0, 0) (1000000, 1000000)\n\npiece A:\nx\n"),
+        "t.puz:2:1: the board is 1000001 columns by 1000001 rows; expected at most 1000000 \
+         cells in its rectangle"
+    );
 }
 
 #[test]
@@ -387,11 +581,11 @@ fn error_missing_colon_and_stray_lines() {
 fn error_unknown_grid() {
     assert_eq!(
         error("grid: hexagon\n"),
-        "t.puz:1:7: unknown grid 'hexagon'; expected square or hex"
+        "t.puz:1:7: unknown grid 'hexagon'; expected square, hex or triangle"
     );
     assert_eq!(
         error("grid:\n"),
-        "t.puz:1:6: missing value after 'grid:'; expected square or hex"
+        "t.puz:1:6: missing value after 'grid:'; expected square, hex or triangle"
     );
     assert_eq!(
         error("grid: hex square\n"),
@@ -406,12 +600,8 @@ fn error_unknown_grid() {
 #[test]
 fn error_grid_not_supported_yet() {
     assert_eq!(
-        error("# soon\ngrid: triangle\n"),
-        "t.puz:2:7: grid 'triangle' is not supported yet; expected square or hex"
-    );
-    assert_eq!(
-        error("grid:   cubic\n"),
-        "t.puz:1:9: grid 'cubic' is not supported yet; expected square or hex"
+        error("# soon\ngrid:   cubic\n"),
+        "t.puz:2:9: grid 'cubic' is not supported yet; expected square, hex or triangle"
     );
 }
 
@@ -490,6 +680,22 @@ fn error_piece_not_connected() {
     );
     let joined = "grid: hex\nboard:\nx x\n\npiece A:\n. x\n x\n";
     assert!(Puzzle::parse(joined, "t.puz").is_ok());
+    // On the triangle grid (1, 0), pointing up, touches (0, 1) above it but not (0, 0),
+    // and (0, 1) touches no cell of the row below but (1, 0).
+    let triangle = "grid: triangle\nboard:\nxxxx\n\npiece A:\nx\nx\n";
+    assert_eq!(
+        error(triangle),
+        "t.puz:7:1: piece A is not connected: this cell is not joined to the cell at line 6, \
+         column 1; expected one connected shape (triangles join across a side: in a row, each \
+         touches the cells beside it; an even column (pointing down) also touches the odd \
+         column after it in the row above, an odd column (pointing up) the even column before \
+         it in the row below)"
+    );
+    let joined = "grid: triangle\nboard:\nxx\n\npiece A:\n.x\nx\n";
+    assert!(Puzzle::parse(joined, "t.puz").is_ok());
+    assert!(error("grid: triangle\nboard:\nxxxx\n\npiece A:\nx\n.x\n").starts_with(
+        "t.puz:7:2: piece A is not connected: this cell is not joined to the cell at line 6, column 1"
+    ));
 }
 
 #[test]

@@ -47,7 +47,7 @@ impl Puzzle {
         let lattice: Vec<_> = cells.iter().map(|&(r, c)| grid.lattice(r, c)).collect();
         self.pieces.push(Piece {
             name: name.into(),
-            cells: grid::normalise(&lattice),
+            cells: grid::normalise(grid, &lattice),
             motion,
             count,
         });
@@ -624,16 +624,7 @@ fn random_puzzle(rng: &mut Rng, area: Area) -> Puzzle {
     let mut covered = 0;
     while covered < target {
         let size = (1 + rng.below(4)).min(target - covered);
-        let mut shape: Vec<Pt> = vec![(0, 0, 0)];
-        while shape.len() < size {
-            let (x, y, z) = shape[rng.below(shape.len())];
-            let steps = tiling::steps(grid);
-            let (dx, dy, dz) = steps[rng.below(steps.len())];
-            let q = (x + dx, y + dy, z + dz);
-            if !shape.contains(&q) {
-                shape.push(q);
-            }
-        }
+        let shape = tiling::random_shape(rng, grid, size);
         let motion = [Motion::Free, Motion::OneSided, Motion::Fixed][rng.below(3)];
         let count = (1 + rng.below(3)).min((target - covered) / size);
         covered += size * count;
@@ -668,6 +659,25 @@ fn random_against_brute_force(seed: u64, cases: usize, area: Area, leftover: boo
 fn random_small_puzzles_match_brute_force() {
     let solved = random_against_brute_force(0x5eed_0001, 300, Area::Equal, false);
     assert!(solved >= 50, "only {solved} cases had a tiling");
+}
+
+#[test]
+fn random_small_triangle_puzzles_match_brute_force() {
+    // The random cases above on the triangle grid only: more of them, all checked.
+    let mut rng = Rng(0x5eed_0007);
+    let (mut cases, mut solved) = (0, 0);
+    while cases < 200 {
+        let p = random_puzzle(&mut rng, Area::Equal);
+        if p.board.grid != Grid::Triangle {
+            continue;
+        }
+        cases += 1;
+        match compare_with_brute_force(&p, false) {
+            Ok(n) => solved += usize::from(n > 0),
+            Err(e) => panic!("case {cases}: {p:?}\n  {e}"),
+        }
+    }
+    assert!(solved >= 30, "only {solved} cases had a tiling");
 }
 
 #[test]
@@ -933,4 +943,74 @@ fn stats_count_nodes() {
         "a full search visits the same nodes"
     );
     assert_eq!(with(1, false).nodes, 0);
+}
+
+#[test]
+fn triangle_boards_the_window_cannot_serve_get_a_clear_error() {
+    use polytile::{Mode, Puzzle as Tiles, TilingSolver};
+    let bar = |pairs: i32, count: u32| Piece {
+        name: "bar".into(),
+        cells: (0..2 * pairs)
+            .map(|c| Grid::Triangle.lattice(0, c as usize))
+            .collect(),
+        motion: Motion::Free,
+        count,
+    };
+    let error = |board: Board, piece: Piece| match TilingSolver::new(
+        &Tiles::new("t", board, vec![piece]),
+        Mode::All,
+    ) {
+        Ok(_) => panic!("solved"),
+        Err(e) => e.to_string(),
+    };
+    // A 32 x 32 rhombus is 64 triangles wide either way.
+    assert_eq!(
+        error(Board::rectangle(Grid::Triangle, 64, 32), bar(32, 32)),
+        "a board 64 cells wide does not fit the 64-bit search window (1 to 32 columns)"
+    );
+    // A 12 x 12 rhombus is 24 wide either way: a window of two rows, which a bar turned
+    // across the rows overflows.
+    assert!(error(Board::rectangle(Grid::Triangle, 24, 12), bar(12, 12))
+        .contains("rows of the search window, more than 64 bits hold at this board width"),);
+    // A 12 x 2 parallelogram drawn 24 wide is searched 4 wide (transposed): served, its
+    // one tiling a bar along each row.
+    let wide = Tiles::new(
+        "t",
+        Board::rectangle(Grid::Triangle, 24, 2),
+        vec![bar(12, 2)],
+    );
+    let solver = TilingSolver::new(&wide, Mode::All).unwrap();
+    assert_eq!(solver.count(&polytile::Options::default()).solutions, 1);
+}
+
+#[test]
+fn hand_built_pieces_are_checked_before_anything_is_built() {
+    use polytile::{Mode, Puzzle as Tiles, TilingSolver};
+    let error = |grid: Grid, cells: Vec<(i32, i32)>, count: u32| {
+        let piece = Piece {
+            name: "a".into(),
+            cells,
+            motion: Motion::Free,
+            count,
+        };
+        let puzzle = Tiles::new("t", Board::rectangle(grid, 2, 1), vec![piece]);
+        TilingSolver::new(&puzzle, Mode::All)
+            .err()
+            .map(|e| e.to_string())
+    };
+    // The triangle grid's cells are three times triangle centroids: (0, 0) is a corner.
+    assert_eq!(
+        error(Grid::Triangle, vec![(1, 1), (0, 0)], 1).as_deref(),
+        Some("piece 'a' lists the point (0, 0), which is no cell of the triangle grid")
+    );
+    assert_eq!(error(Grid::Triangle, vec![(1, 1), (2, 2)], 1), None);
+    assert_eq!(error(Grid::Square, vec![(0, 0), (1, 0)], 1), None);
+    assert_eq!(
+        error(Grid::Square, vec![(0, 0), (0, 0)], 1).as_deref(),
+        Some("piece 'a' lists a cell twice")
+    );
+    assert_eq!(
+        error(Grid::Square, vec![(0, 0), (1, 0)], 0).as_deref(),
+        Some("piece 'a' has count 0; every piece needs at least one copy")
+    );
 }

@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 use crate::common::cli::{
     check_seconds, fails, json_lines, number, parse_text, polytile, run_ok, strip, timed, TempFile,
 };
-use crate::common::tiling::{self, PieceSpec, Pt};
+use crate::common::tiling::{self, PieceSpec};
+use crate::common::verifier_specs;
 use polytile::{Grid, Puzzle};
 use serde_json::Value;
 
@@ -39,19 +40,7 @@ fn stdout_of(args: &[&str]) -> String {
 /// The pieces of the file as the verifier takes them, and their letters.
 fn pentominoes() -> (Vec<PieceSpec>, Vec<char>) {
     let p = Puzzle::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(FILE)).unwrap();
-    let specs = p
-        .pieces
-        .iter()
-        .map(|piece| {
-            let pts: Vec<Pt> = piece.cells.iter().map(|&(x, y)| (x, y, 0)).collect();
-            (
-                tiling::to_cells(Grid::Square, &pts),
-                piece.motion,
-                piece.count,
-            )
-        })
-        .collect();
-    (specs, p.labels())
+    (verifier_specs(&p), p.labels())
 }
 
 /// Checks that a drawing is a 3 x 20 tiling by the 12 pentominoes.
@@ -85,6 +74,31 @@ fn text_output_draws_the_8_solutions() {
     assert_eq!(distinct.len(), 8);
     // --all is the default.
     assert_eq!(stdout_of(&["--all"]), stdout_of(&[]));
+}
+
+#[test]
+fn triangle_solutions_print_as_drawn_and_are_tilings() {
+    // The 9 x 4 hexiamond parallelogram is searched transposed; its 74 classes print in
+    // the file's own orientation, 4 lines of 18 triangles, each a tiling (Polyform
+    // Puzzler: 74; docs/known-counts.md).
+    let file = "data/hexiamonds-4x9.puz";
+    let p = Puzzle::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap();
+    let (specs, labels) = (verifier_specs(&p), p.labels());
+    let (out, _) = run_ok(&["solve", file, "--distinct"]);
+    let (drawings, last) = parse_text(&out);
+    assert_eq!(last, "74 distinct solutions (148 in all, 2 symmetries)");
+    assert_eq!(drawings.len(), 74);
+    for rows in &drawings {
+        assert_eq!(rows.len(), 4, "{rows:?}");
+        let t: Vec<Option<u16>> = rows
+            .iter()
+            .flat_map(|row| row.chars())
+            .map(|ch| labels.iter().position(|&l| l == ch).map(|i| i as u16))
+            .collect();
+        assert_eq!(t.len(), 72, "{rows:?}");
+        tiling::verify_tiling(Grid::Triangle, 18, 4, &[true; 72], &specs, &t, false)
+            .unwrap_or_else(|e| panic!("{rows:?}: {e}"));
+    }
 }
 
 #[test]

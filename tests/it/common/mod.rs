@@ -25,6 +25,42 @@ use polytile::{Board, Grid, Mode, Options, Puzzle, Summary, Tiling, TilingError,
 pub use tiling::meteor::{digits as board, ALL_SOLUTIONS, LARGEST, SMALLEST};
 use tiling::meteor::{HEIGHT, WIDTH};
 
+/// A library lattice point as the verifier's: the library's square `(x, y)` is
+/// `(col, row)`, its hex `(x, y)` the axial `(col - floor(row / 2), row)` and its
+/// triangle `(x, y)` three times the centroid of triangle `(a, b)` in axial
+/// coordinates, `(3a + 1, 3b + 1)` up and `(3a + 2, 3b + 2)` down
+/// (`docs/puzzle-format.md`); the verifier uses `(x, y, 0)`, cube coordinates and
+/// line indices `(a, b, -a - b - 1)` up, `(a, b, -a - b - 2)` down.
+pub fn verifier_point(grid: Grid, (x, y): (i32, i32)) -> tiling::Pt {
+    match grid {
+        Grid::Square => (x, y, 0),
+        Grid::Hex => (x, -x - y, y),
+        Grid::Triangle => {
+            let (a, b) = (x.div_euclid(3), y.div_euclid(3));
+            (a, b, -a - b - x.rem_euclid(3))
+        }
+    }
+}
+
+/// The puzzle's pieces as the verifier takes them.
+pub fn verifier_specs(p: &Puzzle) -> Vec<tiling::PieceSpec> {
+    p.pieces
+        .iter()
+        .map(|piece| {
+            let pts: Vec<tiling::Pt> = piece
+                .cells
+                .iter()
+                .map(|&c| verifier_point(p.board.grid, c))
+                .collect();
+            (
+                tiling::to_cells(p.board.grid, &pts),
+                piece.motion,
+                piece.count,
+            )
+        })
+        .collect()
+}
+
 /// How much a test run finds and how: the CLI's flags, in one value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -181,7 +217,7 @@ pub fn puzzle(board: &Board, pieces: &[polytile::Piece], allow_leftover: bool) -
 /// A random board of 3 to 12 cells: a rectangle on a random grid with random holes
 /// (at least one cell kept).
 pub fn random_board(rng: &mut tiling::Rng) -> Board {
-    let grid = [Grid::Square, Grid::Hex][rng.below(2)];
+    let grid = [Grid::Square, Grid::Hex, Grid::Triangle][rng.below(3)];
     let (w, h) = loop {
         let (w, h) = (1 + rng.below(6), 1 + rng.below(6));
         if (3..=12).contains(&(w * h)) {

@@ -10,9 +10,15 @@
 //! Cells are `(row, col)`; board cell `row * width + col`. Square cells have 4
 //! neighbours. Hex boards are offset rows with odd rows shifted half a cell east: the
 //! neighbours of `(r, c)` in row `r + 1` are `c - 1, c` for even `r` and `c, c + 1` for
-//! odd `r`. Internally a cell is a lattice point `(x, y, z)`: `(col, row, 0)` on the
-//! square grid, the cube coordinates `(q, -q - r, r)` with `q = col - floor(r / 2)` on
-//! the hex grid.
+//! odd `r`. Triangle boards are rows of triangles, even columns pointing one way and
+//! odd columns the other: `(r, c)` touches `(r, c - 1)` and `(r, c + 1)`, and `(r - 1,
+//! c + 1)` for even `c`, `(r + 1, c - 1)` for odd `c`. Internally a cell is a lattice
+//! point `(x, y, z)`: `(col, row, 0)` on the square grid, the cube coordinates `(q, -q -
+//! r, r)` with `q = col - floor(r / 2)` on the hex grid; on the triangle grid the
+//! indices of the three lines below the triangle in the three families `x`, `y` and
+//! `-x - y` of axial coordinates: `(i, j, k)` with `i = floor(col / 2)`, `j = row` and
+//! `i + j + k = -1` for even columns, `-2` for odd ones. Two triangles touch when their
+//! points are one apart.
 
 use std::collections::BTreeSet;
 
@@ -34,22 +40,55 @@ pub fn point(grid: Grid, row: usize, col: usize) -> Pt {
             let q = c - r.div_euclid(2);
             (q, -q - r, r)
         }
+        Grid::Triangle => {
+            let i = c.div_euclid(2);
+            (i, r, -i - r - 1 - c.rem_euclid(2))
+        }
     }
 }
 
-/// The `(row, col)` of a lattice point, which may lie outside any board.
+/// The `(row, col)` of a lattice point, which may lie outside any board; `(-1, -1)`
+/// for a point that is no triangle.
 pub fn cell(grid: Grid, (x, y, z): Pt) -> (i32, i32) {
     match grid {
         Grid::Square => (y, x),
         Grid::Hex => (z, x + z.div_euclid(2)),
+        Grid::Triangle => match x + y + z {
+            -1 => (y, 2 * x),
+            -2 => (y, 2 * x + 1),
+            _ => (-1, -1),
+        },
     }
+}
+
+/// Whether a point is a cell of the lattice.
+fn is_cell(grid: Grid, (x, y, z): Pt) -> bool {
+    match grid {
+        Grid::Square => z == 0,
+        Grid::Hex => x + y + z == 0,
+        Grid::Triangle => matches!(x + y + z, -1 | -2),
+    }
+}
+
+/// Whether moving by `d` maps cells onto cells of the same kind.
+fn is_translation(grid: Grid, (x, y, z): Pt) -> bool {
+    match grid {
+        Grid::Square => z == 0,
+        Grid::Hex | Grid::Triangle => x + y + z == 0,
+    }
+}
+
+/// `p + (q - r)`, if `q - r` is a translation of the lattice.
+fn moved(grid: Grid, p: Pt, q: Pt, r: Pt) -> Option<Pt> {
+    let d = (q.0 - r.0, q.1 - r.1, q.2 - r.2);
+    is_translation(grid, d).then_some((p.0 + d.0, p.1 + d.1, p.2 + d.2))
 }
 
 /// Whether two lattice points are neighbours.
 pub fn adjacent(grid: Grid, a: Pt, b: Pt) -> bool {
     let d = (a.0 - b.0).abs() + (a.1 - b.1).abs() + (a.2 - b.2).abs();
     match grid {
-        Grid::Square => d == 1,
+        Grid::Square | Grid::Triangle => d == 1,
         Grid::Hex => d == 2,
     }
 }
@@ -66,6 +105,15 @@ pub fn steps(grid: Grid) -> Vec<Pt> {
             (0, 1, -1),
             (0, -1, 1),
         ],
+        // Half of these lead off the lattice from any one triangle.
+        Grid::Triangle => vec![
+            (1, 0, 0),
+            (-1, 0, 0),
+            (0, 1, 0),
+            (0, -1, 0),
+            (0, 0, 1),
+            (0, 0, -1),
+        ],
     }
 }
 
@@ -74,6 +122,7 @@ fn turn(grid: Grid, (x, y, z): Pt) -> Pt {
     match grid {
         Grid::Square => (y, -x, 0),
         Grid::Hex => (-y, -z, -x),
+        Grid::Triangle => (-y - 1, -z - 1, -x - 1),
     }
 }
 
@@ -81,25 +130,31 @@ fn turn(grid: Grid, (x, y, z): Pt) -> Pt {
 fn mirror(grid: Grid, (x, y, z): Pt) -> Pt {
     match grid {
         Grid::Square => (y, x, 0),
-        Grid::Hex => (y, x, z),
+        Grid::Hex | Grid::Triangle => (y, x, z),
     }
 }
 
 fn turns(grid: Grid) -> usize {
     match grid {
         Grid::Square => 4,
-        Grid::Hex => 6,
+        Grid::Hex | Grid::Triangle => 6,
     }
 }
 
-/// `shape` sorted and translated so that its smallest point is the origin. Two shapes
-/// are translates of each other exactly when their normal forms are equal.
-pub fn normal(shape: &[Pt]) -> Vec<Pt> {
+/// `shape` sorted and translated so that its smallest point is the origin (on the
+/// triangle grid, a triangle of the origin's pointing the same way as the smallest
+/// point). Two shapes are translates of each other exactly when their normal forms are
+/// equal.
+pub fn normal(grid: Grid, shape: &[Pt]) -> Vec<Pt> {
     let mut v = shape.to_vec();
     v.sort_unstable();
     v.dedup();
-    let Some(&(a, b, c)) = v.first() else {
+    let Some(&(a, b, _)) = v.first() else {
         return v;
+    };
+    let c = match grid {
+        Grid::Square => 0,
+        Grid::Hex | Grid::Triangle => -a - b,
     };
     v.iter().map(|&(x, y, z)| (x - a, y - b, z - c)).collect()
 }
@@ -119,7 +174,7 @@ pub fn images(grid: Grid, shape: &[Pt], motion: Motion) -> Vec<Vec<Pt>> {
             shape.to_vec()
         };
         for _ in 0..rotations {
-            out.insert(normal(&s));
+            out.insert(normal(grid, &s));
             s = s.iter().map(|&p| turn(grid, p)).collect();
         }
     }
@@ -158,16 +213,22 @@ pub fn points(grid: Grid, cells: &[(usize, usize)]) -> Vec<Pt> {
 /// `(row, col)` cells of a translate of `shape` with its rows and columns starting at 0.
 pub fn to_cells(grid: Grid, shape: &[Pt]) -> Vec<(usize, usize)> {
     // Translate along the lattice: first to row 0 (on the hex grid keeping `q`, which
-    // is a lattice translation whatever the row parities), then along the row.
+    // is a lattice translation whatever the row parities), then along the row (by
+    // whole up-and-down pairs on the triangle grid).
     let min_row = shape.iter().map(|&p| cell(grid, p).0).min().unwrap_or(0);
     let rc: Vec<(i32, i32)> = shape
         .iter()
         .map(|&(x, y, z)| match grid {
             Grid::Square => cell(grid, (x, y - min_row, z)),
             Grid::Hex => cell(grid, (x, y + min_row, z - min_row)),
+            Grid::Triangle => cell(grid, (x, y - min_row, z + min_row)),
         })
         .collect();
     let min_col = rc.iter().map(|&(_, c)| c).min().unwrap_or(0);
+    let min_col = match grid {
+        Grid::Triangle => min_col - min_col.rem_euclid(2),
+        Grid::Square | Grid::Hex => min_col,
+    };
     let mut out: Vec<(usize, usize)> = rc
         .iter()
         .map(|&(r, c)| (r as usize, (c - min_col) as usize))
@@ -180,17 +241,17 @@ pub fn to_cells(grid: Grid, shape: &[Pt]) -> Vec<(usize, usize)> {
 pub fn polyforms(grid: Grid, size: usize, motion: Motion) -> Vec<Vec<Pt>> {
     // Grow fixed shapes (translation classes) cell by cell, then merge classes.
     let mut fixed: BTreeSet<Vec<Pt>> = BTreeSet::new();
-    fixed.insert(vec![(0, 0, 0)]);
+    fixed.insert(vec![point(grid, 0, 0)]);
     for _ in 1..size {
         let mut grown = BTreeSet::new();
         for s in &fixed {
             for &(x, y, z) in s {
                 for (dx, dy, dz) in steps(grid) {
                     let p = (x + dx, y + dy, z + dz);
-                    if !s.contains(&p) {
+                    if is_cell(grid, p) && !s.contains(&p) {
                         let mut t = s.clone();
                         t.push(p);
-                        grown.insert(normal(&t));
+                        grown.insert(normal(grid, &t));
                     }
                 }
             }
@@ -222,10 +283,10 @@ pub fn placements(
     };
     for img in images(grid, shape, motion) {
         for anchor in 0..width * height {
-            let (ax, ay, az) = point(grid, anchor / width, anchor % width);
+            let a = point(grid, anchor / width, anchor % width);
             let cells: Option<Vec<usize>> = img
                 .iter()
-                .map(|&(x, y, z)| index((ax + x, ay + y, az + z)))
+                .map(|&p| index(moved(grid, p, a, img[0])?))
                 .collect();
             if let Some(mut cells) = cells {
                 cells.sort_unstable();
@@ -238,19 +299,25 @@ pub fn placements(
 
 /// Removes from `cells` disjoint translates of `images` until none is left; whether
 /// that is possible.
-fn peel(cells: &mut BTreeSet<Pt>, images: &[Vec<Pt>]) -> bool {
+fn peel(grid: Grid, cells: &mut BTreeSet<Pt>, images: &[Vec<Pt>]) -> bool {
     // The smallest cell left is the smallest cell of the copy covering it, and every
-    // image has its smallest cell at the origin (the order is translation invariant).
-    let Some(&(a, b, c)) = cells.iter().next() else {
+    // image starts with its smallest cell (the order is translation invariant).
+    let Some(&low) = cells.iter().next() else {
         return true;
     };
     for img in images {
-        let placed: Vec<Pt> = img.iter().map(|&(x, y, z)| (a + x, b + y, c + z)).collect();
+        let Some(placed) = img
+            .iter()
+            .map(|&p| moved(grid, p, low, img[0]))
+            .collect::<Option<Vec<Pt>>>()
+        else {
+            continue;
+        };
         if placed.iter().all(|p| cells.contains(p)) {
             placed.iter().for_each(|p| {
                 cells.remove(p);
             });
-            if peel(cells, images) {
+            if peel(grid, cells, images) {
                 return true;
             }
             cells.extend(placed);
@@ -318,7 +385,7 @@ pub fn verify_tiling(
                 "piece {i} is used {copies} times; it has {count} copies"
             ));
         }
-        if !peel(&mut cells, &images(grid, &shape, *motion)) {
+        if !peel(grid, &mut cells, &images(grid, &shape, *motion)) {
             return Err(format!(
                 "the cells of piece {i} are not {copies} copies of it ({motion:?})"
             ));
@@ -508,7 +575,7 @@ pub fn symmetries(
             };
             let d = (lo.0 - hi.0, lo.1 - hi.1, lo.2 - hi.2);
             let mut cell_map = vec![usize::MAX; width * height];
-            let mut ok = true;
+            let mut ok = is_translation(grid, d);
             for (&c, &(x, y, z)) in cells.iter().zip(&image) {
                 match at.get(&(x + d.0, y + d.1, z + d.2)) {
                     Some(&e) => cell_map[c] = e,
@@ -539,6 +606,22 @@ pub fn symmetries(
         }
     }
     out.into_iter().collect()
+}
+
+/// A random connected shape of `size` cells, grown from the cell `(0, 0)` one
+/// neighbour at a time.
+pub fn random_shape(rng: &mut Rng, grid: Grid, size: usize) -> Vec<Pt> {
+    let steps = steps(grid);
+    let mut shape: Vec<Pt> = vec![point(grid, 0, 0)];
+    while shape.len() < size {
+        let (x, y, z) = shape[rng.below(shape.len())];
+        let (dx, dy, dz) = steps[rng.below(steps.len())];
+        let q = (x + dx, y + dy, z + dz);
+        if is_cell(grid, q) && !shape.contains(&q) {
+            shape.push(q);
+        }
+    }
+    shape
 }
 
 /// A small deterministic generator (xorshift*) for the random-puzzle tests.
