@@ -36,7 +36,7 @@ use std::ops::ControlFlow;
 use crate::driver::{self, Mode, Options, Progress, Sink, Summary};
 use crate::grid::{self, normalise, Board, Grid, Piece};
 use crate::puzzle::Puzzle;
-use crate::search::{Lane, Lanes, Leaves, Step, Tiles, Window};
+use crate::search::{Lane, Lanes, Leaves, Node, Step, Tiles, Window};
 use crate::symmetry::Group;
 use crate::tables::generate::{self, MAX_PIECES};
 use crate::tables::{Census, Tables, TablesError};
@@ -206,11 +206,31 @@ impl TilingSolver {
         observe: &mut dyn FnMut(&Progress),
     ) -> Summary {
         let deliver = |t: Tiling| each(self.setup.untransposed(t));
+        self.on_window(Run {
+            options,
+            keep,
+            deliver,
+            observe,
+        })
+    }
+
+    /// The first `steps` moves of the search (a piece placed, or the last one taken
+    /// back), in search order, ending early on the first solution: the tree walked from
+    /// the root with the search's own child order, outside its hot loop. Pieces and
+    /// cells are the puzzle's (untransposed); with a symmetry restriction the walk is
+    /// that of the restricted tables, as a run searches them.
+    pub fn trace(&self, steps: usize) -> Trace {
+        self.on_window(Walk { steps })
+    }
+
+    /// Runs `job` on the tables as a window of the lane type and slot count they were
+    /// built for: the one place the search is compiled for each.
+    fn on_window<J: OnWindow>(&self, job: J) -> J::Output {
         macro_rules! dispatch {
             ($($k:literal)*) => {
                 match (self.tables.layout.slots, &self.lanes) {
-                    $(($k, LaneTables::Narrow(l)) => self.go::<u32, $k>(l, options, keep, deliver, observe),
-                      ($k, LaneTables::Wide(l)) => self.go::<u64, $k>(l, options, keep, deliver, observe),)*
+                    $(($k, LaneTables::Narrow(l)) => job.on(self, &self.window::<u32, $k>(l)),
+                      ($k, LaneTables::Wide(l)) => job.on(self, &self.window::<u64, $k>(l)),)*
                     (k, _) => unreachable!("the generator makes 4 to 32 slots, not {k}"),
                 }
             };
@@ -218,28 +238,133 @@ impl TilingSolver {
         dispatch!(4 8 12 16 20 24 28 32)
     }
 
-    fn go<L: Lane + Sync, const K: usize>(
-        &self,
-        lanes: &Lanes<L>,
-        options: &Options,
-        keep: bool,
-        deliver: impl FnMut(Tiling) -> ControlFlow<()>,
-        observe: &mut dyn FnMut(&Progress),
-    ) -> Summary {
+    fn window<'t, L: Lane, const K: usize>(&'t self, lanes: &'t Lanes<L>) -> Window<'t, L, K> {
         let mut window: Window<L, K> =
             Window::new(&self.tables, lanes).expect("slot count matches the dispatch");
         window.copy_of_previous = self.setup.copy_of_previous;
         window.leftover = self.setup.leftover;
+        window
+    }
+}
+
+/// Work on the solver's tables, whichever lanes and slot count they have.
+trait OnWindow {
+    type Output;
+    fn on<L: Lane + Sync, const K: usize>(
+        self,
+        solver: &TilingSolver,
+        window: &Window<'_, L, K>,
+    ) -> Self::Output;
+}
+
+/// A run by the driver.
+struct Run<'o, D> {
+    options: &'o Options,
+    keep: bool,
+    deliver: D,
+    observe: &'o mut dyn FnMut(&Progress),
+}
+
+impl<D: FnMut(Tiling) -> ControlFlow<()>> OnWindow for Run<'_, D> {
+    type Output = Summary;
+
+    fn on<L: Lane + Sync, const K: usize>(
+        self,
+        solver: &TilingSolver,
+        window: &Window<'_, L, K>,
+    ) -> Summary {
         let tiles = Tiles {
-            window: &window,
+            window,
             above: None,
             leaves: Tilings {
-                setup: &self.setup,
-                distinct: self.mode == Mode::Distinct,
-                cells: self.setup.board.cells.len(),
+                setup: &solver.setup,
+                distinct: solver.mode == Mode::Distinct,
+                cells: solver.setup.board.cells.len(),
             },
         };
-        driver::run_observed(&tiles, options, keep, deliver, observe)
+        driver::run_observed(&tiles, self.options, self.keep, self.deliver, self.observe)
+    }
+}
+
+/// One move of the search, as [`TilingSolver::trace`] reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Move {
+    /// A piece (the puzzle's index) placed on these board cells (row-major, increasing).
+    Place {
+        /// The piece.
+        piece: u16,
+        /// Its cells.
+        cells: Vec<usize>,
+    },
+    /// The last piece placed and not yet taken back is taken back.
+    Undo,
+}
+
+/// The start of a search, move by move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    /// The moves, in order.
+    pub moves: Vec<Move>,
+    /// Whether the pieces placed and not taken back at the end are a solution.
+    pub solved: bool,
+}
+
+/// The walk behind [`TilingSolver::trace`].
+struct Walk {
+    steps: usize,
+}
+
+impl OnWindow for Walk {
+    type Output = Trace;
+
+    fn on<L: Lane + Sync, const K: usize>(
+        self,
+        solver: &TilingSolver,
+        window: &Window<'_, L, K>,
+    ) -> Trace {
+        let mut trace = Trace {
+            moves: Vec::new(),
+            solved: false,
+        };
+        let setup = &solver.setup;
+        let place = |step: &Step| {
+            let mut cells: Vec<usize> = window
+                .step_cells(step)
+                .map(|c| setup.puzzle_cell(c))
+                .collect();
+            cells.sort_unstable();
+            Move::Place {
+                piece: setup.owner[usize::from(step.piece)],
+                cells,
+            }
+        };
+        // Depth first in the search's child order; `Break` ends the walk.
+        fn walk<L: Lane, const K: usize>(
+            window: &Window<'_, L, K>,
+            node: Node,
+            steps: usize,
+            trace: &mut Trace,
+            place: &dyn Fn(&Step) -> Move,
+        ) -> ControlFlow<()> {
+            if window.is_leaf(node) {
+                trace.solved = true;
+                return ControlFlow::Break(());
+            }
+            window.for_each_child(node, |step, child| {
+                if trace.moves.len() >= steps {
+                    return ControlFlow::Break(());
+                }
+                trace.moves.push(place(&step));
+                walk(window, child, steps, trace, place)?;
+                if trace.moves.len() >= steps {
+                    return ControlFlow::Break(());
+                }
+                trace.moves.push(Move::Undo);
+                ControlFlow::Continue(())
+            })
+        }
+        let _ = walk(window, window.root(), self.steps, &mut trace, &place);
+        trace
     }
 }
 
@@ -335,6 +460,16 @@ impl Setup {
     /// The order of the group the restricted piece breaks, if any.
     pub(crate) fn symmetries(&self) -> Option<usize> {
         self.classes.as_ref().map(|c| c.group.order())
+    }
+
+    /// The puzzle's cell (row-major on its own board) of a cell of the board as
+    /// searched.
+    fn puzzle_cell(&self, cell: usize) -> usize {
+        match self.transposed {
+            None => cell,
+            // Searched cell (row, col) is the puzzle's (col, row).
+            Some((width, _)) => (cell % self.board.width) * width + cell / self.board.width,
+        }
     }
 
     /// A tiling of the board as searched, in the puzzle's own orientation.
