@@ -1,0 +1,75 @@
+//! Where a drawn cell `(row, col)` lies in a picture: its outline and centre, one
+//! function per grid, and which cell lies across each side of the outline, found from
+//! the grid's own neighbour steps. A new grid needs only its arm in [`outline`].
+
+use crate::grid::Grid;
+
+/// A point of the picture, in pixels (x east, y south).
+pub type Xy = (f64, f64);
+
+/// The side of a square cell, and the distance between hex rows' centres over 1.5.
+pub const CELL: f64 = 32.0;
+
+/// The circumradius of a hexagon: its area is close to a square cell's, and two
+/// hexagons in a row are `2 * HEX_APOTHEM` apart.
+const R: f64 = CELL * 0.6;
+const HEX_APOTHEM: f64 = R * 0.866_025_403_784_438_6;
+
+/// The corners of drawn cell `(row, col)`, in order around the cell, row 0 on top as
+/// the text output prints it. Hexagons stand on a corner, odd rows half a cell east.
+pub fn outline(grid: Grid, row: i32, col: i32) -> Vec<Xy> {
+    match grid {
+        Grid::Square => {
+            let (x, y) = (f64::from(col) * CELL, f64::from(row) * CELL);
+            vec![(x, y), (x + CELL, y), (x + CELL, y + CELL), (x, y + CELL)]
+        }
+        Grid::Hex => {
+            let shift = if grid.shifted_row(row) { 1.0 } else { 0.0 };
+            let cx = HEX_APOTHEM * (2.0 * f64::from(col) + 1.0 + shift);
+            let cy = R + 1.5 * R * f64::from(row);
+            // From the top corner, clockwise (y grows south).
+            [(0.0, -R), (HEX_APOTHEM, -R / 2.0), (HEX_APOTHEM, R / 2.0)]
+                .into_iter()
+                .chain([(0.0, R), (-HEX_APOTHEM, R / 2.0), (-HEX_APOTHEM, -R / 2.0)])
+                .map(|(dx, dy)| (cx + dx, cy + dy))
+                .collect()
+        }
+    }
+}
+
+/// The centre of a cell: the mean of its corners (every cell shape here is regular).
+pub fn centre(grid: Grid, row: i32, col: i32) -> Xy {
+    let corners = outline(grid, row, col);
+    let n = corners.len() as f64;
+    let (sx, sy) = corners
+        .iter()
+        .fold((0.0, 0.0), |(sx, sy), &(x, y)| (sx + x, sy + y));
+    (sx / n, sy / n)
+}
+
+/// For each side `k` of [`outline`] (corner `k` to corner `k + 1`), the drawn cell
+/// across it: the neighbour whose centre is this centre mirrored in the side's
+/// midpoint. Every grid here tiles the plane with regular cells, so exactly one
+/// neighbour step lands there.
+///
+/// `row` and `col` are those of a cell of a figure, never negative; the cells across
+/// may be (they lie off the figure).
+pub fn across(grid: Grid, row: i32, col: i32) -> Vec<(i32, i32)> {
+    let corners = outline(grid, row, col);
+    let (cx, cy) = centre(grid, row, col);
+    let (x, y) = grid.lattice(row as usize, col as usize);
+    (0..corners.len())
+        .map(|k| {
+            let (a, b) = (corners[k], corners[(k + 1) % corners.len()]);
+            let target = (a.0 + b.0 - cx, a.1 + b.1 - cy);
+            grid.neighbour_steps()
+                .iter()
+                .map(|&(dx, dy)| grid.drawn((x + dx, y + dy)))
+                .find(|&(r, c)| {
+                    let (nx, ny) = centre(grid, r, c);
+                    (nx - target.0).abs() < 1e-6 && (ny - target.1).abs() < 1e-6
+                })
+                .expect("every side of a cell faces one neighbour")
+        })
+        .collect()
+}
