@@ -188,7 +188,7 @@ fn to_pt(grid: Grid, (x, y): (i32, i32)) -> Pt {
 }
 
 /// The puzzle's pieces as the verifier takes them.
-fn specs(p: &Puzzle) -> Vec<PieceSpec> {
+pub(crate) fn specs(p: &Puzzle) -> Vec<PieceSpec> {
     p.pieces
         .iter()
         .map(|piece| {

@@ -10,6 +10,7 @@ mod data_files;
 mod distinct;
 mod meteor;
 mod meteor_cli;
+mod pictures;
 mod puzzle_parse;
 mod runs;
 mod solve;
