@@ -63,9 +63,9 @@ fn places(model: &Model) -> (Grid, Vec<(i32, i32)>) {
     }
 }
 
-/// The cells of a free drawing on the hex grid when every line's names sit a whole
-/// number of half pitches from the left and alternate lines are half a pitch apart;
-/// otherwise on squares, one per name, in its line.
+/// The cells of a free drawing on the hex grid when it has several lines, every line's
+/// names sit a whole number of half pitches from the left and alternate lines are half
+/// a pitch apart; otherwise on squares, one per name, in its line.
 fn drawing(positions: &[(usize, usize)]) -> (Grid, Vec<(i32, i32)>) {
     let margin = positions.iter().map(|p| p.1).min().unwrap_or(0);
     let mut by_line: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
@@ -83,7 +83,8 @@ fn drawing(positions: &[(usize, usize)]) -> (Grid, Vec<(i32, i32)>) {
         .unwrap_or(2)
         .max(1);
     let half = pitch / 2;
-    if pitch % 2 == 0 && positions.iter().all(|p| (p.1 - margin) % half == 0) {
+    let lines = by_line.len();
+    if lines > 1 && pitch % 2 == 0 && positions.iter().all(|p| (p.1 - margin) % half == 0) {
         let u = |p: &(usize, usize)| (p.1 - margin) / half;
         for shift in [0, 1] {
             if positions.iter().all(|p| (u(p) + shift) % 2 == p.0 % 2) {

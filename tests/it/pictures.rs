@@ -14,10 +14,10 @@ use std::path::Path;
 
 use polytile::picture::{self, shape, Picture, Raster, BACKGROUND, PALETTE, PAPER};
 use polytile::sums::{self, SumsSolver};
-use polytile::{Grid, Mode, Move, Options, Puzzle, TablesReport, Tiling, TilingSolver};
+use polytile::{Grid, Mode, Move, Puzzle, TablesReport, Tiling, TilingSolver};
 
 use crate::common::cli::{fails, polytile, run_ok, stdout_of, TempFile};
-use crate::common::{sums as sums_check, tiling};
+use crate::common::{options, sums as sums_check, tiling};
 use crate::data_files::specs;
 
 /// Parses `svg` as XML, checking it is an SVG document.
@@ -57,31 +57,30 @@ fn dark_near(raster: &Raster, (x, y): shape::Xy, r: i32) -> bool {
 fn tilings(file: &str, limit: u64) -> (Puzzle, Vec<Tiling>) {
     let puzzle = Puzzle::load(Path::new(file)).expect("the data file loads");
     let solver = TilingSolver::new(&puzzle, Mode::All).expect("the puzzle is solvable");
-    let options = Options {
-        limit: Some(limit),
-        threads: 1,
-        ..Options::default()
-    };
     let mut found = Vec::new();
-    solver.for_each(&options, |t| {
+    solver.for_each(&options(limit as usize, 1), |t| {
         found.push(t);
         ControlFlow::Continue(())
     });
     assert_eq!(found.len() as u64, limit, "{file}");
-    let b = &puzzle.board;
     for t in &found {
-        tiling::verify_tiling(
-            b.grid,
-            b.width,
-            b.height,
-            &b.cells,
-            &specs(&puzzle),
-            t,
-            false,
-        )
-        .unwrap_or_else(|e| panic!("{file}: {e}"));
+        verify(&puzzle, t).unwrap_or_else(|e| panic!("{file}: {e}"));
     }
     (puzzle, found)
+}
+
+/// The verifier's judgement of a tiling of `puzzle`.
+fn verify(puzzle: &Puzzle, t: &Tiling) -> Result<(), String> {
+    let b = &puzzle.board;
+    tiling::verify_tiling(
+        b.grid,
+        b.width,
+        b.height,
+        &b.cells,
+        &specs(puzzle),
+        t,
+        false,
+    )
 }
 
 /// The centre of every cell `(row, col)` of a `width x height` rectangle in panel
@@ -192,13 +191,8 @@ fn touching_copies_of_one_piece_are_outlined_apart() {
 /// One solution of a number puzzle, checked.
 fn number_solution(model: &sums::Model) -> Vec<i64> {
     let solver = SumsSolver::new(model, Mode::All).expect("solvable");
-    let options = Options {
-        limit: Some(1),
-        threads: 1,
-        ..Options::default()
-    };
     let mut found = Vec::new();
-    solver.for_each(&options, |v| {
+    solver.for_each(&options(1, 1), |v| {
         found.push(v);
         ControlFlow::Continue(())
     });
@@ -275,7 +269,7 @@ fn number_figures_show_each_value_on_its_cell() {
         let values = number_solution(model);
         let bare = render(&picture::numbers::solutions(
             model,
-            &[values.clone()],
+            std::slice::from_ref(&values),
             false,
         ));
         let pic = picture::numbers::solutions(model, &[values], true);
@@ -291,6 +285,17 @@ fn number_figures_show_each_value_on_its_cell() {
             );
         }
     }
+    // A cryptarithm's lines of letters (and of carries) are rows of squares.
+    let money = picture::numbers::solutions(&models[2], &[number_solution(&models[2])], true);
+    let centres = &money.centres[0];
+    let (x0, y0) = centres[0].1;
+    for (i, &(at, (x, y))) in centres.iter().take(8).enumerate() {
+        assert_eq!(at, (0, i as i32), "S E N D M O R Y on line 0");
+        assert_eq!((x - x0, y), (i as f64 * shape::CELL, y0));
+    }
+    assert!(centres[8..]
+        .iter()
+        .all(|&(at, (_, y))| at.0 == 1 && y == y0 + shape::CELL));
     // The hexagon is drawn as hexagons: rows of 3, 4, 5, 4, 3 cells, each row's cells
     // side by side and rows half a cell apart.
     let model = &models[0];
@@ -379,16 +384,7 @@ fn the_movie_ends_on_the_first_solution() {
         let (board, moves) = replay(&svg);
         assert_eq!(moves, trace.moves.len(), "{file}: one <set> per move");
         let t: Tiling = board[..b.cells.len()].to_vec();
-        tiling::verify_tiling(
-            b.grid,
-            b.width,
-            b.height,
-            &b.cells,
-            &specs(&puzzle),
-            &t,
-            false,
-        )
-        .unwrap_or_else(|e| panic!("{file}: the last frame: {e}"));
+        verify(&puzzle, &t).unwrap_or_else(|e| panic!("{file}: the last frame: {e}"));
         // Undoing always takes back the last piece placed.
         let mut depth = 0i32;
         for m in &trace.moves {
