@@ -58,7 +58,8 @@ const MARGIN: f64 = 12.0;
 const GAP: f64 = 20.0;
 /// Height of a panel's title.
 const TITLE: f64 = 14.0;
-/// Sheets of more panels are refused (see [`MAX_PANELS`] users).
+/// The most solutions the CLI draws on one sheet: beyond it a sheet is too large to
+/// look at, or to render (see [`RenderError::Size`]).
 pub const MAX_PANELS: usize = 1000;
 
 /// A number as an SVG coordinate: at most two decimals, no trailing zeros, no `-0`.
