@@ -157,25 +157,26 @@ impl Panel {
         for (fill, d) in &fills {
             let _ = writeln!(out, "<path fill=\"{fill}\" d=\"{d}\"/>");
         }
-        let index: BTreeMap<(i32, i32), usize> = self
+        // Cells by their centres: the cell across a side is found where its centre lies.
+        let index: BTreeMap<(i64, i64), usize> = self
             .cells
             .iter()
             .enumerate()
-            .map(|(i, c)| (c.at, i))
+            .map(|(i, c)| (shape::key(shape::centre(self.grid, c.at.0, c.at.1)), i))
             .collect();
         let (mut thin, mut thick, mut cages) = (String::new(), String::new(), String::new());
         for (i, c) in self.cells.iter().enumerate() {
             let corners = shape::outline(self.grid, c.at.0, c.at.1);
-            let across: Vec<Option<&Cell>> = shape::across(self.grid, c.at.0, c.at.1)
-                .iter()
-                .map(|n| index.get(n).map(|&j| &self.cells[j]))
+            let across: Vec<Option<(usize, &Cell)>> = shape::across(self.grid, c.at.0, c.at.1)
+                .into_iter()
+                .map(|p| index.get(&shape::key(p)).map(|&j| (j, &self.cells[j])))
                 .collect();
             let n = corners.len();
             for k in 0..n {
                 let (a, b) = (corners[k], corners[(k + 1) % n]);
-                let other = across[k];
+                let other = across[k].map(|(_, o)| o);
                 // Each side once: from the earlier cell, or from the only one.
-                if other.is_none_or(|o| index[&o.at] > i) {
+                if across[k].is_none_or(|(j, _)| j > i) {
                     let side = format!("M{} {}L{} {}", num(a.0), num(a.1), num(b.0), num(b.1));
                     match other {
                         Some(o) if o.region == c.region => thin.push_str(&side),
@@ -229,7 +230,7 @@ const CAGE_INSET: f64 = 4.0;
 fn cage_side(
     corners: &[Xy],
     k: usize,
-    across: &[Option<&Cell>],
+    across: &[Option<(usize, &Cell)>],
     cage: Option<usize>,
     out: &mut String,
 ) {
@@ -245,7 +246,7 @@ fn cage_side(
     if nx * (cx - a.0) + ny * (cy - a.1) < 0.0 {
         (nx, ny) = (-nx, -ny);
     }
-    let same = |j: usize| across[j].is_some_and(|o| o.cage == cage);
+    let same = |j: usize| across[j].is_some_and(|(_, o)| o.cage == cage);
     let inset = CAGE_INSET;
     let along = |p: Xy, t: f64| (p.0 + dx / len * t, p.1 + dy / len * t);
     let start = if same((k + n - 1) % n) {

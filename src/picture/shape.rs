@@ -1,6 +1,6 @@
 //! Where a drawn cell `(row, col)` lies in a picture: its outline and centre, one
-//! function per grid, and which cell lies across each side of the outline, found from
-//! the grid's own neighbour steps. A new grid needs only its arm in [`outline`].
+//! function per grid, and where the cell across each side of the outline lies. A new
+//! grid needs only its arm in [`outline`].
 
 use crate::grid::Grid;
 
@@ -47,29 +47,23 @@ pub fn centre(grid: Grid, row: i32, col: i32) -> Xy {
     (sx / n, sy / n)
 }
 
-/// For each side `k` of [`outline`] (corner `k` to corner `k + 1`), the drawn cell
-/// across it: the neighbour whose centre is this centre mirrored in the side's
-/// midpoint. Every grid here tiles the plane with regular cells, so exactly one
-/// neighbour step lands there.
-///
-/// `row` and `col` are those of a cell of a figure, never negative; the cells across
-/// may be (they lie off the figure).
-pub fn across(grid: Grid, row: i32, col: i32) -> Vec<(i32, i32)> {
+/// For each side `k` of [`outline`] (corner `k` to corner `k + 1`), where the centre of
+/// the cell across it lies: this centre mirrored in the side's midpoint. Every grid
+/// here tiles the plane with regular cells, so the cell across a side is its mirror
+/// image; a figure finds its cells by their centres ([`key`]), without asking the grid
+/// how drawn cells map to lattice points.
+pub fn across(grid: Grid, row: i32, col: i32) -> Vec<Xy> {
     let corners = outline(grid, row, col);
     let (cx, cy) = centre(grid, row, col);
-    let (x, y) = grid.lattice(row as usize, col as usize);
     (0..corners.len())
         .map(|k| {
             let (a, b) = (corners[k], corners[(k + 1) % corners.len()]);
-            let target = (a.0 + b.0 - cx, a.1 + b.1 - cy);
-            grid.neighbour_steps()
-                .iter()
-                .map(|&(dx, dy)| grid.drawn((x + dx, y + dy)))
-                .find(|&(r, c)| {
-                    let (nx, ny) = centre(grid, r, c);
-                    (nx - target.0).abs() < 1e-6 && (ny - target.1).abs() < 1e-6
-                })
-                .expect("every side of a cell faces one neighbour")
+            (a.0 + b.0 - cx, a.1 + b.1 - cy)
         })
         .collect()
+}
+
+/// A point rounded to hundredths of a pixel, to find a cell by its centre.
+pub fn key((x, y): Xy) -> (i64, i64) {
+    ((x * 100.0).round() as i64, (y * 100.0).round() as i64)
 }
