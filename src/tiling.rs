@@ -238,7 +238,8 @@ impl TilingSolver {
         dispatch!(4 8 12 16 20 24 28 32)
     }
 
-    fn window<'t, L: Lane, const K: usize>(&'t self, lanes: &'t Lanes<L>) -> Window<'t, L, K> {
+    /// The window over this solver's tables, with `K` slots a group.
+    fn window<'a, L: Lane, const K: usize>(&'a self, lanes: &'a Lanes<L>) -> Window<'a, L, K> {
         let mut window: Window<L, K> =
             Window::new(&self.tables, lanes).expect("slot count matches the dispatch");
         window.copy_of_previous = self.setup.copy_of_previous;
@@ -322,50 +323,55 @@ impl OnWindow for Walk {
         solver: &TilingSolver,
         window: &Window<'_, L, K>,
     ) -> Trace {
-        let mut trace = Trace {
-            moves: Vec::new(),
-            solved: false,
-        };
-        let setup = &solver.setup;
-        let place = |step: &Step| {
-            let mut cells: Vec<usize> = window
-                .step_cells(step)
-                .map(|c| setup.puzzle_cell(c))
-                .collect();
-            cells.sort_unstable();
-            Move::Place {
-                piece: setup.owner[usize::from(step.piece)],
-                cells,
-            }
-        };
-        // Depth first in the search's child order; `Break` ends the walk.
-        fn walk<L: Lane, const K: usize>(
-            window: &Window<'_, L, K>,
-            node: Node,
-            steps: usize,
-            trace: &mut Trace,
-            place: &dyn Fn(&Step) -> Move,
-        ) -> ControlFlow<()> {
-            if window.is_leaf(node) {
-                trace.solved = true;
+        trace(window, &solver.setup, self.steps)
+    }
+}
+
+/// The first `steps` moves of the search of `window`, or fewer up to its first
+/// solution (see [`TilingSolver::trace`]).
+fn trace<L: Lane, const K: usize>(window: &Window<'_, L, K>, setup: &Setup, steps: usize) -> Trace {
+    let mut trace = Trace {
+        moves: Vec::new(),
+        solved: false,
+    };
+    let place = |step: &Step| {
+        let mut cells: Vec<usize> = window
+            .step_cells(step)
+            .map(|c| setup.puzzle_cell(c))
+            .collect();
+        cells.sort_unstable();
+        Move::Place {
+            piece: setup.owner[usize::from(step.piece)],
+            cells,
+        }
+    };
+    // Depth first in the search's child order; `Break` ends the walk.
+    fn walk<L: Lane, const K: usize>(
+        window: &Window<'_, L, K>,
+        node: Node,
+        steps: usize,
+        trace: &mut Trace,
+        place: &dyn Fn(&Step) -> Move,
+    ) -> ControlFlow<()> {
+        if window.is_leaf(node) {
+            trace.solved = true;
+            return ControlFlow::Break(());
+        }
+        window.for_each_child(node, |step, child| {
+            if trace.moves.len() >= steps {
                 return ControlFlow::Break(());
             }
-            window.for_each_child(node, |step, child| {
-                if trace.moves.len() >= steps {
-                    return ControlFlow::Break(());
-                }
-                trace.moves.push(place(&step));
-                walk(window, child, steps, trace, place)?;
-                if trace.moves.len() >= steps {
-                    return ControlFlow::Break(());
-                }
-                trace.moves.push(Move::Undo);
-                ControlFlow::Continue(())
-            })
-        }
-        let _ = walk(window, window.root(), self.steps, &mut trace, &place);
-        trace
+            trace.moves.push(place(&step));
+            walk(window, child, steps, trace, place)?;
+            if trace.moves.len() >= steps {
+                return ControlFlow::Break(());
+            }
+            trace.moves.push(Move::Undo);
+            ControlFlow::Continue(())
+        })
     }
+    let _ = walk(window, window.root(), steps, &mut trace, &place);
+    trace
 }
 
 impl Setup {
