@@ -334,11 +334,9 @@ fn trace<L: Lane, const K: usize>(window: &Window<'_, L, K>, setup: &Setup, step
         moves: Vec::new(),
         solved: false,
     };
+    let puzzle_cells = setup.puzzle_cells();
     let place = |step: &Step| {
-        let mut cells: Vec<usize> = window
-            .step_cells(step)
-            .map(|c| setup.puzzle_cell(c))
-            .collect();
+        let mut cells: Vec<usize> = window.step_cells(step).map(|c| puzzle_cells[c]).collect();
         cells.sort_unstable();
         Move::Place {
             piece: setup.owner[usize::from(step.piece)],
@@ -468,14 +466,23 @@ impl Setup {
         self.classes.as_ref().map(|c| c.group.order())
     }
 
-    /// The puzzle's cell (row-major on its own board) of a cell of the board as
-    /// searched.
-    fn puzzle_cell(&self, cell: usize) -> usize {
-        match self.transposed {
-            None => cell,
-            // Searched cell (row, col) is the puzzle's (col, row).
-            Some((width, _)) => (cell % self.board.width) * width + cell / self.board.width,
+    /// For each cell of the board as searched, the puzzle's cell (row-major on its own
+    /// board) it is; holes may map anywhere. Read off [`Setup::untransposed`], so it
+    /// holds for any way the board is transposed: cells are labelled by their index
+    /// in two passes of 16 bits, as a tiling's labels are `u16`.
+    fn puzzle_cells(&self) -> Vec<usize> {
+        let cells = self.board.cells.len();
+        let pass = |part: fn(usize) -> u16| -> Tiling {
+            self.untransposed((0..cells).map(|c| Some(part(c))).collect())
+        };
+        let (low, high) = (pass(|c| c as u16), pass(|c| (c >> 16) as u16));
+        let mut map = vec![0; cells];
+        for (p, (l, h)) in low.into_iter().zip(high).enumerate() {
+            if let (Some(l), Some(h)) = (l, h) {
+                map[usize::from(h) << 16 | usize::from(l)] = p;
+            }
         }
+        map
     }
 
     /// A tiling of the board as searched, in the puzzle's own orientation.

@@ -372,7 +372,17 @@ fn replay(svg: &str) -> (Vec<Option<u16>>, usize) {
 
 #[test]
 fn the_movie_ends_on_the_first_solution() {
-    for file in ["data/tetrahex-7x4.puz", "data/pentomino-3x20.puz"] {
+    // A square board wider than tall is searched transposed; its movie is drawn on the
+    // puzzle's own board all the same (two pieces of one shape under two names, so
+    // that the verifier sees where each lies).
+    let wide = TempFile::new(
+        "pictures",
+        "wide",
+        "puz",
+        b"grid: square\nboard:\nxxxxx\nxxxxx\n\npiece A:\nxxxx\nx...\n\npiece B:\nxxxx\nx...\n",
+    );
+    let wide = wide.0.to_str().expect("a UTF-8 path");
+    for file in ["data/tetrahex-7x4.puz", "data/pentomino-3x20.puz", wide] {
         let puzzle = Puzzle::load(Path::new(file)).expect("loads");
         let b = &puzzle.board;
         let solver = TilingSolver::new(&puzzle, Mode::All).expect("solvable");
