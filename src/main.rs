@@ -17,6 +17,7 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde_json::{json, Map, Value};
 
+use polytile::picture::MAX_PANELS;
 use polytile::runs::{self, Fingerprint, Resumed};
 use polytile::sums::{self, SumsSolver};
 use polytile::{Mode, Options, Progress, Puzzle, Summary, TablesReport, TilingSolver};
@@ -41,6 +42,9 @@ enum Command {
     MagicHexagon(SearchFlags),
     /// Solve the magic square of order N (built in).
     MagicSquare(MagicSquareArgs),
+    /// Write the start of a tiling search as an animated SVG: pieces placed and taken
+    /// back, ending on the first solution found.
+    Animate(AnimateArgs),
     /// Add up the JSON summaries of the shards of one run (`--shard K/N --format
     /// json`) into the summary one run gives.
     Merge(MergeArgs),
@@ -97,6 +101,23 @@ struct MergeArgs {
 }
 
 #[derive(Args)]
+struct AnimateArgs {
+    /// The puzzle file (format: docs/puzzle-format.md).
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// Moves to show (a piece placed or taken back counts one); the movie ends sooner
+    /// on the first solution.
+    #[arg(long, value_name = "N", default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    steps: u32,
+    /// Seconds each move is shown.
+    #[arg(long, value_name = "SECONDS", default_value_t = 0.1, value_parser = seconds)]
+    seconds: f64,
+    /// Write the SVG to FILE rather than standard output.
+    #[arg(long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+#[derive(Args)]
 struct FileArgs {
     /// The puzzle file.
     #[arg(value_name = "FILE")]
@@ -137,9 +158,16 @@ struct SearchFlags {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
     /// Output format: text draws each solution; json prints one object per solution
-    /// and a summary object as the last line.
+    /// and a summary object as the last line; svg and png draw the solutions on one
+    /// sheet (at most 1,000; png needs --output on a terminal).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Write the picture (--format svg or png) to FILE rather than standard output.
+    #[arg(long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Pictures of tilings without the pieces' labels.
+    #[arg(long)]
+    no_labels: bool,
     /// Print nodes visited and time, and placements for tilings (standard error in
     /// text format).
     #[arg(long)]
@@ -222,15 +250,67 @@ struct TablesArgs {
     /// The tables a `--distinct` run builds (for a puzzle file).
     #[arg(long)]
     distinct: bool,
-    /// Output format; json masks are "0x"-prefixed 16-digit hex strings.
+    /// Output format; json masks are "0x"-prefixed 16-digit hex strings; svg and png
+    /// draw the placements anchored on each cell before and after pruning.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Write the picture (--format svg or png) to FILE rather than standard output.
+    #[arg(long, value_name = "FILE")]
+    output: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Format {
     Text,
     Json,
+    Svg,
+    Png,
+}
+
+impl Format {
+    fn picture(self) -> bool {
+        matches!(self, Format::Svg | Format::Png)
+    }
+}
+
+/// Checks that a picture can go where it is asked to: `--output` only with a picture
+/// format, PNG bytes never onto a terminal.
+fn check_output(format: Format, output: Option<&std::path::Path>) -> Result<(), CliError> {
+    use std::io::IsTerminal;
+    if output.is_some() && !format.picture() {
+        return Err(CliError::Input(
+            "polytile: --output writes pictures; it needs --format svg or --format png".into(),
+        ));
+    }
+    if format == Format::Png && output.is_none() && std::io::stdout().is_terminal() {
+        return Err(CliError::Input(
+            "polytile: --format png writes binary data; give --output FILE or redirect standard output".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Writes a picture as SVG or PNG to `output` or standard output.
+fn write_picture(
+    picture: &polytile::picture::Picture,
+    format: Format,
+    output: Option<&std::path::Path>,
+) -> Result<(), CliError> {
+    let bytes = if format == Format::Png {
+        polytile::picture::png(&picture.svg).map_err(|e| CliError::Render(e.to_string()))?
+    } else {
+        picture.svg.clone().into_bytes()
+    };
+    match output {
+        Some(path) => std::fs::write(path, bytes)
+            .map_err(|e| CliError::Input(format!("{}: cannot write: {e}", path.display()))),
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            stdout.write_all(&bytes)?;
+            stdout.flush()?;
+            Ok(())
+        }
+    }
 }
 
 /// Why a subcommand failed.
@@ -243,6 +323,9 @@ enum CliError {
     /// Writing the output failed: exit code 1.
     #[error("cannot write output: {0}")]
     Io(#[from] std::io::Error),
+    /// A picture could not be rendered: exit code 1.
+    #[error("cannot render the picture: {0}")]
+    Render(String),
 }
 
 fn main() -> ExitCode {
@@ -265,6 +348,7 @@ fn main() -> ExitCode {
         Command::MagicSquare(args) => sums::builtin::magic_square(args.order.into())
             .map_err(|e| input(&e))
             .and_then(|model| run_sums(&model, &args.flags, "magic-square")),
+        Command::Animate(args) => run_animate(&args),
         Command::Merge(args) => run_merge(&args),
         Command::Estimate(args) => run_estimate(&args),
     };
@@ -329,6 +413,7 @@ fn one_line(e: &clap::Error) -> String {
 }
 
 fn run_tables(args: &TablesArgs) -> Result<(), CliError> {
+    check_output(args.format, args.output.as_deref())?;
     let report = if args.puzzle == "meteor" {
         TablesReport::meteor()
     } else {
@@ -345,6 +430,9 @@ fn run_tables(args: &TablesArgs) -> Result<(), CliError> {
     let out = match args.format {
         Format::Text => report.text(),
         Format::Json => report.json(),
+        Format::Svg | Format::Png => {
+            return write_picture(&report.picture(), args.format, args.output.as_deref())
+        }
     };
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(out.as_bytes())?;
@@ -359,8 +447,9 @@ fn run_solve(puzzle: &Puzzle, args: &FileArgs) -> Result<(), CliError> {
     // One distinct character per piece, even when names share a first letter.
     let names: Vec<String> = puzzle.labels().iter().map(char::to_string).collect();
     let (grid, width) = (puzzle.board.grid, puzzle.board.width);
-    let mut printer = Printer::new(flags);
+    let mut printer = Printer::new(flags)?;
     let fingerprint = Fingerprint::of(puzzle, flags.mode());
+    let mut drawn = Vec::new();
     let summary = search(
         flags,
         fingerprint,
@@ -368,11 +457,24 @@ fn run_solve(puzzle: &Puzzle, args: &FileArgs) -> Result<(), CliError> {
         |options, observe| {
             solver.for_each_observed(
                 options,
-                |t| printer.solution(polytile::render::rows(grid, width, &t, &names), None),
+                |t| {
+                    if flags.format.picture() {
+                        drawn.push(t);
+                        printer.drawn()
+                    } else {
+                        printer.solution(polytile::render::rows(grid, width, &t, &names), None)
+                    }
+                },
                 observe,
             )
         },
     )?;
+    let style = polytile::picture::tiling::Style {
+        labels: !flags.no_labels,
+    };
+    printer.picture = Some(Box::new(move || {
+        polytile::picture::tiling::tilings(puzzle, &drawn, style)
+    }));
     let mut extra = Map::new();
     extra.insert("placements".into(), solver.placements().into());
     printer.finish(
@@ -387,8 +489,9 @@ fn run_solve(puzzle: &Puzzle, args: &FileArgs) -> Result<(), CliError> {
 fn run_sums(model: &sums::Model, flags: &SearchFlags, source: &str) -> Result<(), CliError> {
     let solver = SumsSolver::new(model, flags.mode())
         .map_err(|e| CliError::Input(format!("{source}: {e}")))?;
-    let mut printer = Printer::new(flags);
+    let mut printer = Printer::new(flags)?;
     let fingerprint = Fingerprint::of(model, flags.mode());
+    let mut drawn = Vec::new();
     let summary = search(
         flags,
         fingerprint,
@@ -397,6 +500,10 @@ fn run_sums(model: &sums::Model, flags: &SearchFlags, source: &str) -> Result<()
             solver.for_each_observed(
                 options,
                 |values| {
+                    if flags.format.picture() {
+                        drawn.push(values);
+                        return printer.drawn();
+                    }
                     let named = (flags.format == Format::Json).then(|| {
                         let named: Map<String, Value> = model
                             .cells
@@ -412,6 +519,9 @@ fn run_sums(model: &sums::Model, flags: &SearchFlags, source: &str) -> Result<()
             )
         },
     )?;
+    printer.picture = Some(Box::new(move || {
+        polytile::picture::numbers::solutions(model, &drawn, true)
+    }));
     let mut extra = Map::new();
     extra.insert("automorphisms".into(), solver.automorphisms().into());
     printer.finish(
@@ -457,7 +567,22 @@ fn search(
     Ok(searched)
 }
 
+fn run_animate(args: &AnimateArgs) -> Result<(), CliError> {
+    check_output(Format::Svg, args.output.as_deref())?;
+    let puzzle = Puzzle::load(&args.file).map_err(|e| CliError::Input(e.to_string()))?;
+    let solver = TilingSolver::new(&puzzle, Mode::All)
+        .map_err(|e| CliError::Input(format!("{}: {e}", args.file.display())))?;
+    let trace = solver.trace(args.steps as usize);
+    let movie = polytile::picture::movie::movie(&puzzle, &trace, args.seconds);
+    write_picture(&movie, Format::Svg, args.output.as_deref())
+}
+
 fn run_merge(args: &MergeArgs) -> Result<(), CliError> {
+    if args.format.picture() {
+        return Err(CliError::Input(
+            "polytile: merge prints text or json, not pictures".into(),
+        ));
+    }
     let mut reports = Vec::new();
     for path in &args.files {
         let file = path.display().to_string();
@@ -648,6 +773,8 @@ fn count_line(solutions: u64, total: u64, distinct: Option<u64>) -> String {
 /// the flags ask for.
 struct Printer<'f> {
     flags: &'f SearchFlags,
+    /// With a picture format: draws the solutions kept, at the end.
+    picture: Option<Box<dyn FnOnce() -> polytile::picture::Picture + 'f>>,
     out: std::io::BufWriter<std::io::StdoutLock<'static>>,
     printed: usize,
     /// The first write that failed; the search is stopped then.
@@ -656,13 +783,39 @@ struct Printer<'f> {
 }
 
 impl<'f> Printer<'f> {
-    fn new(flags: &'f SearchFlags) -> Printer<'f> {
-        Printer {
+    /// A printer for `flags`, if they ask for output it can write.
+    fn new(flags: &'f SearchFlags) -> Result<Printer<'f>, CliError> {
+        check_output(flags.format, flags.output.as_deref())?;
+        if flags.format.picture() {
+            let conflict = if flags.count {
+                Some("--count prints a number, not a picture")
+            } else if flags.limit.is_some_and(|n| n > MAX_PANELS as u64) {
+                Some("a sheet draws at most 1000 solutions; give --limit 1000 or less")
+            } else {
+                None
+            };
+            if let Some(why) = conflict {
+                return Err(CliError::Input(format!("polytile: {why}")));
+            }
+        }
+        Ok(Printer {
             flags,
+            picture: None,
             out: std::io::BufWriter::new(std::io::stdout().lock()),
             printed: 0,
             failed: None,
             start: std::time::Instant::now(),
+        })
+    }
+
+    /// One solution kept for a picture; stops the search once there are more than a
+    /// sheet holds.
+    fn drawn(&mut self) -> ControlFlow<()> {
+        self.printed += 1;
+        if self.printed > MAX_PANELS {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
         }
     }
 
@@ -708,9 +861,18 @@ impl<'f> Printer<'f> {
         if let Some(e) = self.failed {
             return Err(e.into());
         }
+        let flags = self.flags;
+        if flags.format.picture() && !flags.count {
+            if self.printed > MAX_PANELS {
+                return Err(CliError::Input(format!(
+                    "polytile: more than {MAX_PANELS} solutions to draw; a sheet draws at most {MAX_PANELS}: give --limit N"
+                )));
+            }
+            let draw = self.picture.take().expect("the caller gives the picture");
+            write_picture(&draw(), flags.format, flags.output.as_deref())?;
+        }
         let summary = &searched.summary;
         let seconds = searched.seconds_before + self.start.elapsed().as_secs_f64();
-        let flags = self.flags;
         let options = flags.options();
         let (count, total, nodes) = (summary.solutions, summary.total, summary.nodes);
         let distinct = flags.mode() == Mode::Distinct;
@@ -742,7 +904,14 @@ impl<'f> Printer<'f> {
             writeln!(self.out, "{line}")?;
         } else {
             let line = count_line(count, total, distinct.then_some(symmetries));
-            writeln!(self.out, "{line}")?;
+            if flags.format.picture() {
+                // Standard output holds the picture alone.
+                if flags.stats {
+                    eprintln!("{line}");
+                }
+            } else {
+                writeln!(self.out, "{line}")?;
+            }
             if flags.stats {
                 let extra: Vec<String> = extra.iter().map(|(k, v)| format!("{k}: {v}")).collect();
                 eprintln!(

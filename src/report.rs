@@ -19,7 +19,8 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::driver::Mode;
-use crate::grid::{meteor, Grid, Piece, Point};
+use crate::grid::{meteor, Board, Grid, Piece, Point};
+use crate::picture::{self, Picture};
 use crate::puzzle::Puzzle;
 use crate::tables::generate::meteor_tables;
 use crate::tables::{Census, Tables, LAYOUT_DESCRIPTION};
@@ -29,6 +30,8 @@ use crate::tiling::{Setup, TilingError};
 pub struct TablesReport {
     name: String,
     grid: Grid,
+    /// The board as searched (transposed when `transposed`).
+    board: Board,
     /// The pieces as the search sees them: one per copy.
     pieces: Vec<Piece>,
     /// The tables a run searches (pruned, restricted), with their census.
@@ -116,6 +119,7 @@ impl TablesReport {
         TablesReport {
             name: "meteor".to_string(),
             grid: meteor::board().grid,
+            board: meteor::board(),
             pieces: meteor::pieces(),
             groups: groups_of(&tables),
             unpruned: groups_of(&meteor_tables(false, true).0),
@@ -137,6 +141,7 @@ impl TablesReport {
         Ok(TablesReport {
             name: puzzle.name.clone(),
             grid: setup.board.grid,
+            board: setup.board.clone(),
             pieces: setup.pieces.clone(),
             groups: groups_of(&tables),
             unpruned: groups_of(&setup.tables(false, true)?.0),
@@ -163,6 +168,19 @@ impl TablesReport {
             serde_json::to_string(&tables_json(self)).expect("the tables document serialises");
         s.push('\n');
         s
+    }
+
+    /// The board as searched, each cell coloured by the placements of every piece
+    /// anchored there before and after island pruning (a heat map,
+    /// [`picture::heat`]).
+    pub fn picture(&self) -> Picture {
+        let c = &self.census;
+        let per_cell = |counts: &[Vec<u32>]| -> Vec<u32> {
+            (0..self.cells())
+                .map(|cell| counts.iter().map(|piece| piece[cell]).sum())
+                .collect()
+        };
+        picture::heat::placements(&self.board, &per_cell(&c.before), &per_cell(&c.after))
     }
 
     fn cells(&self) -> usize {

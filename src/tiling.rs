@@ -37,7 +37,7 @@ use crate::driver::{self, Mode, Options, Progress, Sink, Summary};
 use crate::estimate::{self, Estimate, EstimateOptions};
 use crate::grid::{self, normalise, Board, Grid, Piece};
 use crate::puzzle::Puzzle;
-use crate::search::{Lane, Lanes, Leaves, Step, Tiles, Window};
+use crate::search::{Lane, Lanes, Leaves, Node, Step, Tiles, Window};
 use crate::symmetry::{Group, NONE};
 use crate::tables::generate::{self, MAX_PIECES};
 use crate::tables::{Census, Tables, TablesError};
@@ -244,6 +244,19 @@ impl TilingSolver {
         on_lanes!(self, estimate_with(options))
     }
 
+    /// The first `steps` moves of the search (a piece placed, or the last one taken
+    /// back), in search order, ending early on the first solution: the tree walked from
+    /// the root with the search's own child order, outside its hot loop. Pieces and
+    /// cells are the puzzle's (untransposed); with a symmetry restriction the walk is
+    /// that of the restricted tables, as a run searches them.
+    pub fn trace(&self, steps: usize) -> Trace {
+        on_lanes!(self, trace_with(steps))
+    }
+
+    fn trace_with<L: Lane + Sync, const K: usize>(&self, lanes: &Lanes<L>, steps: usize) -> Trace {
+        trace(&self.window::<L, K>(lanes), &self.setup, steps)
+    }
+
     /// [`crate::estimate::exhaust`] of the search [`TilingSolver::count`] runs.
     #[cfg(test)]
     pub(crate) fn exhaust(&self) -> (u64, u64, u64) {
@@ -301,6 +314,74 @@ impl TilingSolver {
         let window = self.window::<L, K>(lanes);
         estimate::estimate(&self.tiles(&window), options)
     }
+}
+
+/// One move of the search, as [`TilingSolver::trace`] reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Move {
+    /// A piece (the puzzle's index) placed on these board cells (row-major, increasing).
+    Place {
+        /// The piece.
+        piece: u16,
+        /// Its cells.
+        cells: Vec<usize>,
+    },
+    /// The last piece placed and not yet taken back is taken back.
+    Undo,
+}
+
+/// The start of a search, move by move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    /// The moves, in order.
+    pub moves: Vec<Move>,
+    /// Whether the pieces placed and not taken back at the end are a solution.
+    pub solved: bool,
+}
+
+/// The first `steps` moves of the search of `window`, or fewer up to its first
+/// solution (see [`TilingSolver::trace`]).
+fn trace<L: Lane, const K: usize>(window: &Window<'_, L, K>, setup: &Setup, steps: usize) -> Trace {
+    let mut trace = Trace {
+        moves: Vec::new(),
+        solved: false,
+    };
+    let puzzle_cells = setup.puzzle_cells();
+    let place = |step: &Step| {
+        let mut cells: Vec<usize> = window.step_cells(step).map(|c| puzzle_cells[c]).collect();
+        cells.sort_unstable();
+        Move::Place {
+            piece: setup.owner[usize::from(step.piece)],
+            cells,
+        }
+    };
+    // Depth first in the search's child order; `Break` ends the walk.
+    fn walk<L: Lane, const K: usize>(
+        window: &Window<'_, L, K>,
+        node: Node,
+        steps: usize,
+        trace: &mut Trace,
+        place: &dyn Fn(&Step) -> Move,
+    ) -> ControlFlow<()> {
+        if window.is_leaf(node) {
+            trace.solved = true;
+            return ControlFlow::Break(());
+        }
+        window.for_each_child(node, |step, child| {
+            if trace.moves.len() >= steps {
+                return ControlFlow::Break(());
+            }
+            trace.moves.push(place(&step));
+            walk(window, child, steps, trace, place)?;
+            if trace.moves.len() >= steps {
+                return ControlFlow::Break(());
+            }
+            trace.moves.push(Move::Undo);
+            ControlFlow::Continue(())
+        })
+    }
+    let _ = walk(window, window.root(), steps, &mut trace, &place);
+    trace
 }
 
 impl Setup {
@@ -402,6 +483,25 @@ impl Setup {
     /// The order of the group the restricted piece breaks, if any.
     pub(crate) fn symmetries(&self) -> Option<usize> {
         self.classes.as_ref().map(|c| c.group.order())
+    }
+
+    /// For each cell of the board as searched, the puzzle's cell (row-major on its own
+    /// board) it is; holes may map anywhere. Read off [`Setup::untransposed`], so it
+    /// holds for any way the board is transposed: cells are labelled by their index
+    /// in two passes of 16 bits, as a tiling's labels are `u16`.
+    fn puzzle_cells(&self) -> Vec<usize> {
+        let cells = self.board.cells.len();
+        let pass = |part: fn(usize) -> u16| -> Tiling {
+            self.untransposed((0..cells).map(|c| Some(part(c))).collect())
+        };
+        let (low, high) = (pass(|c| c as u16), pass(|c| (c >> 16) as u16));
+        let mut map = vec![0; cells];
+        for (p, (l, h)) in low.into_iter().zip(high).enumerate() {
+            if let (Some(l), Some(h)) = (l, h) {
+                map[usize::from(h) << 16 | usize::from(l)] = p;
+            }
+        }
+        map
     }
 
     /// A tiling of the board as searched, in the puzzle's own orientation.

@@ -11,6 +11,7 @@ mod distinct;
 mod estimate;
 mod meteor;
 mod meteor_cli;
+mod pictures;
 mod puzzle_parse;
 mod runs;
 mod solve;
