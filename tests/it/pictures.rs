@@ -591,12 +591,23 @@ fn bad_flag_combinations_give_one_line_and_exit_code_2() {
 /// The pictures the README shows: file under `docs/pictures/` and the `polytile`
 /// arguments that draw it. The one list: the test below checks them and rewrites them
 /// when asked (see `fresh_docs_pictures`).
-const DOCS: [(&str, &[&str]); 6] = [
+const DOCS: [(&str, &[&str]); 7] = [
     (
         "pentomino-6x10.svg",
         &[
             "solve",
             "data/pentomino-6x10.puz",
+            "--limit",
+            "1",
+            "--format",
+            "svg",
+        ],
+    ),
+    (
+        "hexiamonds-6x6.svg",
+        &[
+            "solve",
+            "data/hexiamonds-6x6.puz",
             "--limit",
             "1",
             "--format",
