@@ -390,15 +390,8 @@ mod tests {
     use super::{automorphisms, Selection, SumsSolver};
     use crate::sums::builtin::magic_square;
     use crate::sums::prepare::{Prepared, Values};
-    use crate::{Mode, Options};
-
-    fn counted() -> Options {
-        Options {
-            threads: 1,
-            stats: true,
-            ..Options::default()
-        }
-    }
+    use crate::tests::counted;
+    use crate::Mode;
 
     #[test]
     fn stated_constraints_are_used_only_when_they_pick_one_per_class() {

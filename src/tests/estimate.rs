@@ -3,21 +3,14 @@
 //! search kind (tilings in both modes, static and propagating number searches) on
 //! every shipped file small enough; and estimates made of the same seed agree.
 
+use super::counted;
 use crate::sums::{self, SumsSolver};
-use crate::{EstimateOptions, Mode, Options, Puzzle, TilingSolver};
+use crate::{EstimateOptions, Mode, Puzzle, TilingSolver};
 
 fn data(name: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("data")
         .join(name)
-}
-
-fn counted() -> Options {
-    Options {
-        threads: 1,
-        stats: true,
-        ..Options::default()
-    }
 }
 
 #[test]

@@ -16,3 +16,12 @@ mod tables;
 #[path = "../../tests/it/common/tiling.rs"]
 #[allow(dead_code)]
 mod tiling;
+
+/// One thread, nodes counted: the options under which runs are compared node for node.
+pub(crate) fn counted() -> crate::Options {
+    crate::Options {
+        threads: 1,
+        stats: true,
+        ..crate::Options::default()
+    }
+}
