@@ -211,56 +211,6 @@ struct Path<T> {
     chose: bool,
 }
 
-/// Walks one random path from `root` (which counts as a node), adding the nodes it
-/// estimates per level below `root` to `levels`; stops early at depth `stop_at` below
-/// `root`.
-fn walk<S: Search>(
-    search: &S,
-    worker: &mut S::Worker,
-    root: &S::Task,
-    rng: &mut fastrand::Rng,
-    children: &mut Vec<S::Task>,
-    levels: &mut Vec<f64>,
-    stop_at: usize,
-) -> Path<S::Task> {
-    let mut path = Path {
-        nodes: 1.0,
-        solutions: 0.0,
-        total: 0.0,
-        stopped: None,
-        chose: false,
-    };
-    let mut weight = 1.0;
-    let mut node = root.clone();
-    let mut depth = 0;
-    loop {
-        if depth == stop_at {
-            path.stopped = Some((node, weight));
-            return path;
-        }
-        children.clear();
-        let entered = search.children(worker, &node, children);
-        if entered == 0 {
-            let (count, total, _) = run_one(search, worker, &node);
-            path.solutions = weight * count as f64;
-            path.total = weight * total as f64;
-            return path;
-        }
-        path.nodes += weight * entered as f64;
-        if levels.len() <= depth + 1 {
-            levels.resize(depth + 2, 0.0);
-        }
-        levels[depth + 1] += weight * entered as f64;
-        if children.is_empty() {
-            return path;
-        }
-        path.chose |= children.len() > 1;
-        weight *= children.len() as f64;
-        node = children.swap_remove(rng.usize(..children.len()));
-        depth += 1;
-    }
-}
-
 /// Estimates `search`'s tree as `options` says.
 pub(crate) fn estimate<S: Search>(search: &S, options: &EstimateOptions) -> Estimate {
     let target = (options.paths / PATHS_PER_STRATUM).max(1) as usize;
@@ -348,17 +298,49 @@ struct Walker<'s, S: Search> {
 }
 
 impl<S: Search> Walker<'_, S> {
-    /// Walks one random path from `root` (see [`walk`]), its levels into `self.levels`.
+    /// Walks one random path from `root` (which counts as a node), adding the nodes it
+    /// estimates per level below `root` to `self.levels`; stops early at depth
+    /// `stop_at` below `root`.
     fn walk(&mut self, root: &S::Task, stop_at: usize) -> Path<S::Task> {
-        walk(
-            self.search,
-            &mut self.worker,
-            root,
-            &mut self.rng,
-            &mut self.children,
-            &mut self.levels,
-            stop_at,
-        )
+        let mut path = Path {
+            nodes: 1.0,
+            solutions: 0.0,
+            total: 0.0,
+            stopped: None,
+            chose: false,
+        };
+        let mut weight = 1.0;
+        let mut node = root.clone();
+        let mut depth = 0;
+        loop {
+            if depth == stop_at {
+                path.stopped = Some((node, weight));
+                return path;
+            }
+            self.children.clear();
+            let entered = self
+                .search
+                .children(&mut self.worker, &node, &mut self.children);
+            if entered == 0 {
+                let (count, total, _) = run_one(self.search, &mut self.worker, &node);
+                path.solutions = weight * count as f64;
+                path.total = weight * total as f64;
+                return path;
+            }
+            path.nodes += weight * entered as f64;
+            if self.levels.len() <= depth + 1 {
+                self.levels.resize(depth + 2, 0.0);
+            }
+            self.levels[depth + 1] += weight * entered as f64;
+            if self.children.is_empty() {
+                return path;
+            }
+            path.chose |= self.children.len() > 1;
+            weight *= self.children.len() as f64;
+            let pick = self.rng.usize(..self.children.len());
+            node = self.children.swap_remove(pick);
+            depth += 1;
+        }
     }
 
     /// Two whole paths a stratum: each stratum's estimated size, and the tree's
