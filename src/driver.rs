@@ -199,6 +199,15 @@ pub struct Summary {
     pub complete: bool,
 }
 
+impl Summary {
+    /// Whether a count passed 64 bits: counts saturate at `u64::MAX` rather than wrap,
+    /// so `solutions` or `total` at `u64::MAX` means "at least that many", and no
+    /// figure to report.
+    pub fn overflowed(&self) -> bool {
+        self.solutions == u64::MAX || self.total == u64::MAX
+    }
+}
+
 /// How a search tree is cut into tasks: whole levels are expanded until there are at
 /// least `tasks` tasks or `depth` levels are expanded, whichever comes first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -332,8 +341,10 @@ impl<'a, T> Sink<'a, T> {
     /// is abandoned. A task reports through this or [`Sink::found_class`], not both.
     #[inline]
     pub fn found(&mut self, count: u64, items: impl FnOnce(&mut Vec<T>)) -> ControlFlow<()> {
-        self.count += count;
-        self.total += count;
+        // Saturating: a count past 64 bits stays at `u64::MAX`, which callers report as
+        // an overflow, rather than wrapping to a wrong figure.
+        self.count = self.count.saturating_add(count);
+        self.total = self.total.saturating_add(count);
         if self.keep {
             items(&mut self.items);
         }
@@ -345,7 +356,7 @@ impl<'a, T> Sink<'a, T> {
     #[inline]
     pub fn found_class(&mut self, size: u64, item: impl FnOnce() -> T) -> ControlFlow<()> {
         self.count += 1;
-        self.total += size;
+        self.total = self.total.saturating_add(size);
         if self.limit != u64::MAX {
             self.sizes.push(size);
         }
@@ -443,14 +454,14 @@ pub(crate) fn run_observed<S: Search>(
         // A task stops at the limit on its own, so only the last task taken can hold
         // more than is needed.
         let take = found.count.min(limit - summary.solutions);
-        summary.solutions += take;
-        summary.total += if take == found.count {
+        summary.solutions = summary.solutions.saturating_add(take);
+        summary.total = summary.total.saturating_add(if take == found.count {
             found.total
         } else if found.sizes.len() as u64 == found.count {
             found.sizes[..take as usize].iter().sum()
         } else {
             take
-        };
+        });
         for item in found.items.into_iter().take(take as usize) {
             if deliver(item).is_break() {
                 stopped = true;

@@ -32,6 +32,7 @@
 
 #![warn(missing_docs)]
 
+pub mod count;
 pub mod driver;
 pub mod estimate;
 pub mod grid;

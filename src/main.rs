@@ -35,7 +35,7 @@ enum Command {
     /// Print the placement tables of the meteor or of a tiling puzzle file.
     Tables(TablesArgs),
     /// Solve a tiling puzzle file (format: docs/puzzle-format.md).
-    Solve(FileArgs),
+    Solve(SolveArgs),
     /// Solve a number puzzle with sums (format: docs/sums-format.md).
     Sums(FileArgs),
     /// Solve the order-3 magic hexagon (built in).
@@ -124,6 +124,29 @@ struct FileArgs {
     file: PathBuf,
     #[command(flatten)]
     flags: SearchFlags,
+}
+
+#[derive(Args)]
+struct SolveArgs {
+    #[command(flatten)]
+    file: FileArgs,
+    /// How --count counts: with a memo of completions per search state (on), by
+    /// visiting every solution (off), or with the memo when pieces have copies (auto).
+    /// The memo counts all solutions: not with --distinct or --limit.
+    #[arg(long, value_enum, default_value_t = MemoChoice::Auto, requires = "count")]
+    memo: MemoChoice,
+    /// The most memory the memo may take, in MiB; past it the count goes on, exact but
+    /// slower.
+    #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
+    memo_mib: u64,
+}
+
+/// Whether `--count` uses the memo.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum MemoChoice {
+    Auto,
+    On,
+    Off,
 }
 
 #[derive(Args)]
@@ -326,6 +349,9 @@ enum CliError {
     /// A picture could not be rendered: exit code 1.
     #[error("cannot render the picture: {0}")]
     Render(String),
+    /// A count past what 64 bits hold: exit code 1.
+    #[error("more than {} solutions: the count does not fit 64 bits", u64::MAX - 1)]
+    Overflow,
 }
 
 fn main() -> ExitCode {
@@ -336,7 +362,7 @@ fn main() -> ExitCode {
     let input = |e: &dyn std::fmt::Display| CliError::Input(e.to_string());
     let result = match cli.command {
         Command::Tables(args) => run_tables(&args),
-        Command::Solve(args) => Puzzle::load(&args.file)
+        Command::Solve(args) => Puzzle::load(&args.file.file)
             .map_err(|e| input(&e))
             .and_then(|puzzle| run_solve(&puzzle, &args)),
         Command::Sums(args) => sums::load(&args.file)
@@ -440,10 +466,27 @@ fn run_tables(args: &TablesArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-fn run_solve(puzzle: &Puzzle, args: &FileArgs) -> Result<(), CliError> {
+fn run_solve(puzzle: &Puzzle, solve: &SolveArgs) -> Result<(), CliError> {
+    let args = &solve.file;
     let flags = &args.flags;
+    let file = args.file.display();
     let solver = TilingSolver::new(puzzle, flags.mode())
-        .map_err(|e| CliError::Input(format!("{}: {e}", args.file.display())))?;
+        .map_err(|e| CliError::Input(format!("{file}: {e}")))?;
+    let memoised = match solve.memo {
+        MemoChoice::On => true,
+        MemoChoice::Off => false,
+        // Not where it would refuse: auto never turns a run into an error.
+        MemoChoice::Auto => solver.memo_pays() && flags.limit.is_none(),
+    };
+    let memo_options = polytile::count::MemoOptions {
+        max_bytes: usize::try_from(solve.memo_mib << 20).unwrap_or(usize::MAX),
+    };
+    if memoised {
+        if let Some(e) = solver.memo_refusal(&flags.options()) {
+            return Err(CliError::Input(format!("{file}: --memo on: {e}")));
+        }
+    }
+    let mut memo_report = None;
     // One distinct character per piece, even when names share a first letter.
     let names: Vec<String> = puzzle.labels().iter().map(char::to_string).collect();
     let (grid, width) = (puzzle.board.grid, puzzle.board.width);
@@ -453,7 +496,16 @@ fn run_solve(puzzle: &Puzzle, args: &FileArgs) -> Result<(), CliError> {
     let summary = search(
         flags,
         fingerprint,
-        |options, observe| solver.count_observed(options, observe),
+        |options, observe| {
+            if !memoised {
+                return solver.count_observed(options, observe);
+            }
+            let (summary, report) = solver
+                .count_memoised(options, &memo_options, observe)
+                .expect("memo_refusal said yes");
+            memo_report = Some(report);
+            summary
+        },
         |options, observe| {
             solver.for_each_observed(
                 options,
@@ -477,6 +529,12 @@ fn run_solve(puzzle: &Puzzle, args: &FileArgs) -> Result<(), CliError> {
     }));
     let mut extra = Map::new();
     extra.insert("placements".into(), solver.placements().into());
+    if let Some(m) = memo_report {
+        extra.insert(
+            "memo".into(),
+            json!({"states": m.states, "bytes": m.bytes, "hits": m.hits, "full": m.full}),
+        );
+    }
     printer.finish(
         &summary,
         json!(puzzle.name),
@@ -860,6 +918,9 @@ impl<'f> Printer<'f> {
     ) -> Result<(), CliError> {
         if let Some(e) = self.failed {
             return Err(e.into());
+        }
+        if searched.summary.overflowed() {
+            return Err(CliError::Overflow);
         }
         let flags = self.flags;
         if flags.format.picture() && !flags.count {

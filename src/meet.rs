@@ -217,7 +217,8 @@ impl Block {
             used: Vec::with_capacity(1024),
             links: Vec::with_capacity(1024),
             steps: Vec::with_capacity(4096),
-            ..Block::default()
+            // A path places each piece at most once: under 32 steps.
+            path: Vec::with_capacity(32),
         }
     }
 }
@@ -242,7 +243,7 @@ impl Above {
             && splits.windows(2).all(|w| w[0] < w[1])
             && splits[0] > 0
             && splits[splits.len() - 1] < cells
-            && window.copy_of_previous == 0
+            && !window.copies.any()
             && !window.leftover
             && window.layout.pieces < 32;
         if !qualifies {
@@ -273,7 +274,7 @@ impl Above {
     /// filled.
     #[inline(always)]
     fn absolute<L: Lane, const K: usize>(&self, window: &Window<L, K>, node: Node) -> u64 {
-        let south = node.offset * window.shift as usize;
+        let south = node.offset as usize * window.shift as usize;
         (node.board << south | ((1u64 << south) - 1)) & self.on_board
     }
 
@@ -361,7 +362,8 @@ impl Above {
         let filled = (overhang << split) | ((1u64 << split) - 1);
         let node = Node {
             board: filled >> (offset * shift) | window.not_cells[offset],
-            offset,
+            copies: 0,
+            offset: offset as u32,
             unused: window.all_pieces(),
         };
         let mut any_pieces = *window;

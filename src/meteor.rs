@@ -75,7 +75,7 @@ pub(crate) static WINDOW: Window<'static> = Window {
     placeable_from: &baked::PLACEABLE_FROM,
     look_bits: baked::LOOK_BITS as u32,
     last_offset: baked::OFFSETS - 1,
-    copy_of_previous: 0,
+    copies: &crate::search::Copies::NONE,
     leftover: false,
 };
 

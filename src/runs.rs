@@ -193,8 +193,10 @@ impl Checkpoint {
         Checkpoint {
             tasks: progress.tasks,
             done: progress.done,
-            solutions: base.solutions + progress.solutions,
-            total: base.total + progress.total,
+            // Saturating, as the driver's sums are (a count past 64 bits stays at
+            // u64::MAX and is reported as an overflow).
+            solutions: base.solutions.saturating_add(progress.solutions),
+            total: base.total.saturating_add(progress.total),
             nodes: base.nodes + progress.nodes,
             seconds: base.seconds + seconds,
             ..base.clone()
@@ -512,7 +514,7 @@ pub fn merge(
                 m.get(key).and_then(Value::as_u64),
                 report.get(key).and_then(Value::as_u64),
             ) {
-                m.insert(key.into(), (a + b).into());
+                m.insert(key.into(), a.saturating_add(b).into());
             }
         }
         let seconds =

@@ -11,7 +11,9 @@
 //!   so a placement anchored there never has to look south.
 //! - When the search visits a node, bit `i` of `board` is cell `offset * shift + i`;
 //!   the window only ever moves north, by whole shifts, between nodes.
-//! - A piece is placed at most once: `unused` holds one bit per piece still free.
+//! - A piece (a puzzle's piece, with all its copies) is placed at most as many times as
+//!   it has copies: `unused` holds one bit per piece with a copy left, and `copies`
+//!   counts the copies left of each piece that has more than one ([`Copies`]).
 //! - Each table group holds exactly `K` slots, so a group is tested with one
 //!   fixed-length, branch-free loop; `used_slots` masks off the empty ones.
 
@@ -19,6 +21,7 @@ use std::ops::ControlFlow;
 
 use crate::driver::{Search, Sink, Split};
 use crate::meet::{Above, Workspace};
+use crate::tables::generate::MAX_PIECES;
 use crate::tables::{TableLayout, Tables};
 
 /// Levels of the tree above the tasks the driver shares among threads: enough tasks
@@ -160,9 +163,10 @@ pub(crate) struct Window<'t, L, const K: usize> {
     pub placeable_from: &'t [u32],
     /// The last window offset (`offsets - 1`): the window never moves past it.
     pub last_offset: usize,
-    /// Bit `p` set when piece `p` is an interchangeable copy of piece `p - 1`. A copy
-    /// is only placed once its predecessor is, so `k` copies are not counted `k!` times.
-    pub copy_of_previous: u32,
+    /// How many copies each piece has: identical copies are one piece of the tables
+    /// and one bit of `unused`, placed as often as they number, so `k` copies cost
+    /// one table group per anchor and are not counted `k!` times.
+    pub copies: &'t Copies,
     /// Whether a full board is a solution even with pieces left over.
     pub leftover: bool,
 }
@@ -189,7 +193,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             placeable_from: &t.placeable_from,
             look_bits: t.look_bits as u32,
             last_offset: t.offsets - 1,
-            copy_of_previous: 0,
+            copies: &Copies::NONE,
             leftover: false,
         })
     }
@@ -198,6 +202,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
     pub fn root(&self) -> Node {
         Node {
             board: self.not_cells[0],
+            copies: self.copies.all,
             offset: 0,
             unused: if self.layout.pieces >= 32 {
                 u32::MAX
@@ -210,6 +215,14 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
     /// Every piece, as an `unused` set.
     pub fn all_pieces(&self) -> u32 {
         self.root().unused
+    }
+
+    /// The most steps a path can have: every copy of every piece placed. A search
+    /// reserves this much room in its path before it starts.
+    pub fn most_steps(&self) -> usize {
+        (0..self.layout.pieces)
+            .map(|p| self.copies.left(p, self.copies.all) as usize)
+            .sum()
     }
 
     /// Window bits up to the last board cell: the board's cells, counting holes, when
@@ -237,9 +250,9 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
     /// past the last offset): its board and offset. The lowest free cell, if any, is
     /// then among the window's anchors.
     #[inline(always)]
-    fn settle(&self, node: Node) -> (u64, usize) {
+    pub fn settle(&self, node: Node) -> (u64, usize) {
         let south = (1u64 << self.shift) - 1;
-        let (mut board, mut offset) = (node.board, node.offset);
+        let (mut board, mut offset) = (node.board, node.offset as usize);
         while board & south == south && offset < self.last_offset {
             offset += 1;
             board = board >> self.shift | self.not_cells[offset];
@@ -273,7 +286,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         }
         let low = L::from_board(board);
         let first_group = self.layout.group(offset, anchor, 0);
-        let mut rest = unused & !(self.copy_of_previous & unused << 1) & candidates;
+        let mut rest = unused & candidates;
         // The fit bits of as many pieces as 128 bits hold, side by side (`K` bits each),
         // walked by one loop: one hard-to-predict loop exit per node rather than one per
         // piece. Bits stay in piece order, then slot order: the search order is unchanged.
@@ -319,13 +332,15 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
                 let group = first_group + piece;
                 let step = Step {
                     piece: piece as u8,
-                    offset: offset as u8,
+                    offset: offset as u16,
                     slot: self.slot(group, i) as u32,
                 };
+                let (unused, copies) = self.copies.take(piece, unused, node.copies);
                 let child = Node {
                     board: board | self.masks[group][i].widen(),
-                    offset,
-                    unused: unused & !(1 << piece),
+                    copies,
+                    offset: offset as u32,
+                    unused,
                 };
                 f(step, child)?;
             }
@@ -412,7 +427,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         let (offset, _, piece) = self.layout.place(self.layout.group_of(slot as usize));
         Step {
             piece: piece as u8,
-            offset: offset as u8,
+            offset: offset as u16,
             slot,
         }
     }
@@ -442,10 +457,88 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
 pub(crate) struct Node {
     /// The window: bit `i` is cell `offset * shift + i`, set when filled.
     pub board: u64,
-    /// Window shifts north of the south edge.
-    pub offset: usize,
-    /// One bit per piece still to place.
+    /// The copies left of each piece with more than one ([`Copies`]); 0 when every
+    /// piece has one.
+    pub copies: u64,
+    /// Window shifts north of the south edge (a `u32`, so that a node stays 24 bytes).
+    pub offset: u32,
+    /// One bit per piece with a copy still to place.
     pub unused: u32,
+}
+
+/// The copies of each piece, packed into one `u64` of a node: a piece with `c > 1`
+/// copies owns a field of the bits `c` needs, holding how many are left; a piece with
+/// one copy owns none (its `unused` bit says it all). Placing piece `p` subtracts
+/// `take[p]` and clears its `unused` bit when its field (`field[p]`) reaches zero, so
+/// a placement costs one subtraction and one test whatever the counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Copies {
+    /// Per piece, one in its field's lowest bit; 0 for a piece with one copy.
+    pub take: [u64; MAX_PIECES],
+    /// Per piece, its field's bits; 0 for a piece with one copy.
+    pub field: [u64; MAX_PIECES],
+    /// Every field full: the copies at the root.
+    pub all: u64,
+}
+
+impl Copies {
+    /// Every piece with one copy.
+    pub const NONE: Copies = Copies {
+        take: [0; MAX_PIECES],
+        field: [0; MAX_PIECES],
+        all: 0,
+    };
+
+    /// Fields for pieces with `counts[p]` copies each, if they fit 64 bits; else the
+    /// bits they need.
+    pub fn new(counts: &[u32]) -> Result<Copies, u32> {
+        let mut c = Copies::NONE;
+        let bits = Copies::bits(counts);
+        if bits > u64::BITS || counts.len() > MAX_PIECES {
+            return Err(bits);
+        }
+        let mut at = 0;
+        for (p, &n) in counts.iter().enumerate() {
+            if n > 1 {
+                let width = u32::BITS - n.leading_zeros();
+                c.take[p] = 1 << at;
+                c.field[p] = ((1u64 << width) - 1) << at;
+                c.all |= u64::from(n) << at;
+                at += width;
+            }
+        }
+        Ok(c)
+    }
+
+    /// The bits the fields of `counts` need.
+    pub fn bits(counts: &[u32]) -> u32 {
+        counts
+            .iter()
+            .filter(|&&n| n > 1)
+            .map(|&n| u32::BITS - n.leading_zeros())
+            .sum()
+    }
+
+    /// Copies of `piece` left in `copies`, for a piece still unused.
+    pub fn left(&self, piece: usize, copies: u64) -> u32 {
+        if self.field[piece] == 0 {
+            return 1;
+        }
+        ((copies & self.field[piece]) >> self.take[piece].trailing_zeros()) as u32
+    }
+
+    /// Whether some piece has more than one copy.
+    pub fn any(&self) -> bool {
+        self.all != 0
+    }
+
+    /// `(unused, copies)` after placing one copy of `piece`.
+    #[inline(always)]
+    pub fn take(&self, piece: usize, unused: u32, copies: u64) -> (u32, u64) {
+        let left = copies - self.take[piece];
+        let gone = u32::from(left & self.field[piece] == 0);
+        (unused & !(gone << piece), left)
+    }
 }
 
 /// One placed piece: which piece, the window offset it was placed at, and its slot in
@@ -455,13 +548,14 @@ pub(crate) struct Step {
     /// The piece placed.
     pub piece: u8,
     /// The window position it was placed at.
-    pub offset: u8,
+    pub offset: u16,
     /// Its entry in the tables.
     pub slot: u32,
 }
 
-/// The steps from the root to a node; never longer than the 32 pieces `unused` holds.
-pub(crate) type Path = arrayvec::ArrayVec<Step, 32>;
+/// The steps from the root to a node, one per copy placed. Searches reserve room for
+/// every copy before they start, so pushing never grows it.
+pub(crate) type Path = Vec<Step>;
 
 /// What the search reports to.
 pub(crate) trait Visitor {
@@ -535,6 +629,10 @@ impl<L: Lane + Sync, const K: usize, F: Leaves<L, K>> Search for Tiles<'_, L, K,
     fn worker_nodes(&self, scratch: &Workspace) -> u64 {
         scratch.nodes
     }
+
+    fn depth(&self) -> usize {
+        self.window.most_steps() + 1
+    }
 }
 
 impl<L: Lane, const K: usize, F: Leaves<L, K>> Tiles<'_, L, K, F> {
@@ -544,7 +642,8 @@ impl<L: Lane, const K: usize, F: Leaves<L, K>> Tiles<'_, L, K, F> {
         (node, prefix): &(Node, Path),
         sink: &mut Sink<'_, F::Item>,
     ) {
-        let mut path = prefix.clone();
+        let mut path = Path::with_capacity(self.window.most_steps());
+        path.extend_from_slice(prefix);
         let mut visit = Visit::<'_, '_, '_, L, K, F, STATS> {
             window: self.window,
             leaves: &self.leaves,

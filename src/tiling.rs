@@ -33,14 +33,18 @@
 
 use std::ops::ControlFlow;
 
+use crate::count::{Counting, Memo, MemoOptions, MemoReport};
 use crate::driver::{self, Mode, Options, Progress, Sink, Summary};
 use crate::estimate::{self, Estimate, EstimateOptions};
 use crate::grid::{self, normalise, Board, Grid, Piece};
 use crate::puzzle::Puzzle;
-use crate::search::{Lane, Lanes, Leaves, Node, Step, Tiles, Window};
+use crate::search::{Copies, Lane, Lanes, Leaves, Node, Step, Tiles, Window};
 use crate::symmetry::{Group, NONE};
 use crate::tables::generate::{self, MAX_PIECES};
 use crate::tables::{Census, Tables, TablesError};
+
+/// Pieces counting copies that a tiling can label (`u16` labels).
+pub const MAX_COPIES: usize = u16::MAX as usize;
 
 /// A solution: for each board cell (row-major), the index of the piece covering it in
 /// the puzzle's piece list, or `None` for holes and cells left uncovered.
@@ -89,9 +93,17 @@ pub enum TilingError {
         /// Its cells.
         cells: usize,
     },
-    /// More pieces, counting copies, than the search tracks.
-    #[error("{0} pieces counting copies; the search handles at most {MAX_PIECES}")]
+    /// More different pieces than the search tracks.
+    #[error("{0} different pieces; the search handles at most {MAX_PIECES} (the copies of one piece count once)")]
     TooManyPieces(usize),
+    /// More copies than a tiling labels, or counts too large for the search's counter.
+    #[error("{copies} pieces counting copies, whose counts need {bits} bits; the search handles at most {MAX_COPIES} copies, with counts in 64 bits (a piece with c > 1 copies needs the bits of c)")]
+    TooManyCopies {
+        /// Pieces counting copies.
+        copies: u64,
+        /// Bits the counts of pieces with more than one copy need.
+        bits: u32,
+    },
     /// The pieces cannot cover the board exactly (or, with leftovers, at all).
     #[error("the pieces cover {pieces} cells and the board has {board}{}", if *.leftover { "; with pieces left over they must cover at least the board" } else { "; they must be equal" })]
     Areas {
@@ -105,6 +117,9 @@ pub enum TilingError {
     /// The tables cannot be built.
     #[error(transparent)]
     Tables(#[from] TablesError),
+    /// Counting with the memo was asked of a run it cannot count exactly.
+    #[error("counting with the memo counts all solutions of the whole tree: {0}")]
+    NotMemoCountable(&'static str),
     /// [`Mode::Distinct`] needs a piece that breaks the symmetry.
     #[error(
         "counting distinct solutions needs a piece with one copy that every symmetry of \
@@ -148,16 +163,60 @@ enum LaneTables {
     Wide(Lanes<u64>),
 }
 
+impl LaneTables {
+    fn new(tables: &Tables) -> LaneTables {
+        match Lanes::<u32>::new(tables) {
+            Some(lanes) => LaneTables::Narrow(lanes),
+            None => LaneTables::Wide(Lanes::new(tables).expect("u64 lanes hold any mask")),
+        }
+    }
+}
+
+/// Tables other than a solver's own (the unrestricted ones a memoised count searches),
+/// with what a window over them needs.
+struct Tabled<'a> {
+    tables: &'a Tables,
+    lanes: &'a LaneTables,
+    setup: &'a Setup,
+}
+
+impl Tabled<'_> {
+    fn count_with<L: Lane + Sync, const K: usize>(
+        &self,
+        lanes: &Lanes<L>,
+        options: &Options,
+        memo: &Memo,
+        observe: &mut dyn FnMut(&Progress),
+    ) -> Summary {
+        let mut window: Window<L, K> =
+            Window::new(self.tables, lanes).expect("slot count matches the dispatch");
+        window.copies = &self.setup.copies;
+        window.leftover = self.setup.leftover;
+        let counting = Counting {
+            window: &window,
+            memo,
+        };
+        driver::run_observed(
+            &counting,
+            options,
+            false,
+            |()| ControlFlow::Continue(()),
+            observe,
+        )
+    }
+}
+
 /// Everything about a puzzle that the tables are built from, as the search sees it.
 pub(crate) struct Setup {
     /// The board as searched: transposed when `transposed`.
     pub board: Board,
-    /// One piece per copy, in the puzzle's order.
+    /// The puzzle's pieces as searched (reflected with the board when transposed), each
+    /// with its count: copies are one search piece.
     pub pieces: Vec<Piece>,
-    /// `owner[copy]` = the puzzle's piece index of each copy.
-    owner: Vec<u16>,
-    /// Bit `p` set when copy `p` is a copy of copy `p - 1`.
-    copy_of_previous: u32,
+    /// How many copies each piece has, as the search counts them.
+    copies: Copies,
+    /// Copy labels of a tiling.
+    labels: CopyLabels,
     leftover: bool,
     /// How the puzzle's board relates to the board searched, if that is transposed.
     transposed: Option<Transposed>,
@@ -170,10 +229,7 @@ impl TilingSolver {
     pub fn new(puzzle: &Puzzle, mode: Mode) -> Result<TilingSolver, TilingError> {
         let setup = Setup::new(puzzle, mode)?;
         let (tables, _) = setup.tables(true, true)?;
-        let lanes = match Lanes::<u32>::new(&tables) {
-            Some(lanes) => LaneTables::Narrow(lanes),
-            None => LaneTables::Wide(Lanes::new(&tables).expect("u64 lanes hold any mask")),
-        };
+        let lanes = LaneTables::new(&tables);
         Ok(TilingSolver {
             setup,
             mode,
@@ -238,6 +294,65 @@ impl TilingSolver {
         on_lanes!(self, go(options, keep, deliver, observe))
     }
 
+    /// Whether [`TilingSolver::count_memoised`] is the better way to count: in
+    /// [`Mode::All`] when some piece has more than one copy, since copies make states
+    /// meet often. With every piece one of a kind, the lookups measured costlier than
+    /// the nodes they save (README.md, "Counting without listing").
+    pub fn memo_pays(&self) -> bool {
+        self.mode == Mode::All && self.setup.copies.any()
+    }
+
+    /// Why [`TilingSolver::count_memoised`] refuses to count with `options`, if it does.
+    pub fn memo_refusal(&self, options: &Options) -> Option<TilingError> {
+        if self.mode == Mode::Distinct {
+            return Some(TilingError::NotMemoCountable(
+                "a distinct class depends on each whole solution's images, not on one state's completions",
+            ));
+        }
+        options
+            .limit
+            .is_some()
+            .then_some(TilingError::NotMemoCountable("it takes no limit"))
+    }
+
+    /// Counts every solution with a memo of completions per search state (see
+    /// [`crate::count`]), telling `observe` where the run stands after each task: the
+    /// count of [`TilingSolver::count`], from far fewer nodes when states repeat. An
+    /// error in [`Mode::Distinct`] or with a limit ([`TilingSolver::memo_refusal`]). A
+    /// count past 64 bits stays at `u64::MAX` ([`Summary::overflowed`]).
+    pub fn count_memoised(
+        &self,
+        options: &Options,
+        memo: &MemoOptions,
+        observe: &mut dyn FnMut(&Progress),
+    ) -> Result<(Summary, MemoReport), TilingError> {
+        if let Some(e) = self.memo_refusal(options) {
+            return Err(e);
+        }
+        // Symmetry classes restrict a piece's placements; the memo counts the
+        // unrestricted tree.
+        let unrestricted;
+        let tables = if self.setup.classes.is_some() {
+            let tables = self.setup.tables(true, false)?.0;
+            let lanes = LaneTables::new(&tables);
+            unrestricted = (tables, lanes);
+            Tabled {
+                tables: &unrestricted.0,
+                lanes: &unrestricted.1,
+                setup: &self.setup,
+            }
+        } else {
+            Tabled {
+                tables: &self.tables,
+                lanes: &self.lanes,
+                setup: &self.setup,
+            }
+        };
+        let memo = Memo::new(memo);
+        let summary = on_lanes!(tables, count_with(options, &memo, observe));
+        Ok((summary, memo.report()))
+    }
+
     /// Knuth's estimate of the search [`TilingSolver::count`] runs: its nodes and
     /// solutions, with their spread, and the node rate (see [`crate::estimate`]).
     pub fn estimate(&self, options: &EstimateOptions) -> Estimate {
@@ -273,7 +388,7 @@ impl TilingSolver {
     fn window<'a, L: Lane, const K: usize>(&'a self, lanes: &'a Lanes<L>) -> Window<'a, L, K> {
         let mut window: Window<L, K> =
             Window::new(&self.tables, lanes).expect("slot count matches the dispatch");
-        window.copy_of_previous = self.setup.copy_of_previous;
+        window.copies = &self.setup.copies;
         window.leftover = self.setup.leftover;
         window
     }
@@ -351,7 +466,7 @@ fn trace<L: Lane, const K: usize>(window: &Window<'_, L, K>, setup: &Setup, step
         let mut cells: Vec<usize> = window.step_cells(step).map(|c| puzzle_cells[c]).collect();
         cells.sort_unstable();
         Move::Place {
-            piece: setup.owner[usize::from(step.piece)],
+            piece: u16::from(step.piece),
             cells,
         }
     };
@@ -421,22 +536,11 @@ impl Setup {
         if board.width * crate::tables::SHIFT_ROWS > 64 {
             return Err(TablesError::BadWidth(board.width).into());
         }
-        // One search piece per copy.
-        let mut expanded = Vec::new();
-        let mut owner = Vec::new();
-        let mut copy_of_previous = 0u32;
-        for (i, p) in pieces.iter().enumerate() {
-            for c in 0..p.count {
-                if c > 0 {
-                    copy_of_previous |= 1 << expanded.len();
-                }
-                expanded.push(Piece {
-                    count: 1,
-                    ..p.clone()
-                });
-                owner.push(i as u16);
-            }
-        }
+        // Copies of a piece are one search piece, placed as often as it has copies;
+        // their labels in a tiling are numbered in the order the search places them.
+        let counts: Vec<u32> = pieces.iter().map(|p| p.count).collect();
+        let copies = Copies::new(&counts).expect("check() bounds the counts");
+        let labels = CopyLabels::new(&pieces);
         // Search one solution per class of the symmetry group; in all mode each class
         // then stands for its whole orbit. Without a usable symmetry, distinct counting
         // fails and counting all searches everything.
@@ -448,9 +552,9 @@ impl Setup {
         };
         Ok(Setup {
             board,
-            pieces: expanded,
-            owner,
-            copy_of_previous,
+            pieces,
+            copies,
+            labels,
             leftover: puzzle.allow_leftover,
             transposed: transposed.then_some(Transposed {
                 width: puzzle.board.width,
@@ -471,7 +575,7 @@ impl Setup {
             .classes
             .as_ref()
             .filter(|_| restricted)
-            .map(|c| (c.piece as usize, &c.representatives[..]));
+            .map(|c| (c.restricted, &c.representatives[..]));
         generate::generate(&self.board, &self.pieces, restrict, prune)
     }
 
@@ -530,7 +634,7 @@ struct Transposed {
 }
 
 /// The cheap checks, before anything is built: every one bounds the work that follows
-/// (with pieces of at most 64 cells and 32 copies, a board they cover has at most 2,048
+/// (with pieces of at most 64 cells and 65,535 copies, a board they cover has at most 4 Mi
 /// cells).
 fn check(puzzle: &Puzzle) -> Result<(), TilingError> {
     let board = &puzzle.board;
@@ -545,7 +649,7 @@ fn check(puzzle: &Puzzle) -> Result<(), TilingError> {
     if board_cells == 0 {
         return Err(TilingError::EmptyBoard);
     }
-    let mut copies = 0usize;
+    let mut copies = 0u64;
     let mut area = 0usize;
     for p in &puzzle.pieces {
         if p.cells.is_empty() {
@@ -572,11 +676,16 @@ fn check(puzzle: &Puzzle) -> Result<(), TilingError> {
         if sorted.windows(2).any(|w| w[0] == w[1]) {
             return Err(TilingError::RepeatedCell(p.name.clone()));
         }
-        copies = copies.saturating_add(p.count as usize);
+        copies = copies.saturating_add(u64::from(p.count));
         area = area.saturating_add(p.cells.len().saturating_mul(p.count as usize));
     }
-    if copies > MAX_PIECES {
-        return Err(TilingError::TooManyPieces(copies));
+    if puzzle.pieces.len() > MAX_PIECES {
+        return Err(TilingError::TooManyPieces(puzzle.pieces.len()));
+    }
+    let counts: Vec<u32> = puzzle.pieces.iter().map(|p| p.count).collect();
+    let bits = Copies::bits(&counts);
+    if copies > MAX_COPIES as u64 || bits > u64::BITS {
+        return Err(TilingError::TooManyCopies { copies, bits });
     }
     if area < board_cells || (area > board_cells && !puzzle.allow_leftover) {
         return Err(TilingError::Areas {
@@ -599,13 +708,39 @@ struct Classes {
     group: Group,
     /// Per symmetry, how it maps the puzzle's pieces.
     piece_maps: Vec<Vec<u16>>,
-    /// The copy of the piece every symmetry maps to itself (it has one copy).
+    /// The piece every symmetry maps to itself (it has one copy), restricted to one
+    /// placement per orbit, and its label in a copy-labelled tiling.
+    restricted: usize,
     piece: u16,
     /// Its placements kept: one per orbit, as sorted cell lists, sorted.
     representatives: Vec<Vec<usize>>,
-    /// `owner[copy]` = the puzzle's piece; `first_copy[piece]` = its first copy.
+    labels: CopyLabels,
+}
+
+/// How copies are labelled in a copy-labelled tiling: the copies of piece `p` are
+/// `first_copy[p]..first_copy[p] + count`, numbered by their lowest cell (the order the
+/// search places them in).
+#[derive(Clone, Debug)]
+struct CopyLabels {
+    /// `owner[copy]` = the puzzle's piece.
     owner: Vec<u16>,
+    /// `first_copy[piece]` = the label of its first copy.
     first_copy: Vec<u16>,
+}
+
+impl CopyLabels {
+    /// Labels for `pieces`, whose copies number at most [`MAX_COPIES`] (checked first).
+    fn new(pieces: &[Piece]) -> CopyLabels {
+        let owner: Vec<u16> = pieces
+            .iter()
+            .enumerate()
+            .flat_map(|(i, p)| std::iter::repeat_n(i as u16, p.count as usize))
+            .collect();
+        let first_copy: Vec<u16> = (0..pieces.len())
+            .map(|i| pieces[..i].iter().map(|p| p.count as u16).sum())
+            .collect();
+        CopyLabels { owner, first_copy }
+    }
 }
 
 impl Classes {
@@ -642,21 +777,14 @@ impl Classes {
         let Some((piece, representatives)) = best else {
             return Err(TilingError::NoSymmetryPiece);
         };
-        let owner: Vec<u16> = pieces
-            .iter()
-            .enumerate()
-            .flat_map(|(i, p)| std::iter::repeat_n(i as u16, p.count as usize))
-            .collect();
-        let first_copy: Vec<u16> = (0..pieces.len())
-            .map(|i| pieces[..i].iter().map(|p| p.count as u16).sum())
-            .collect();
+        let labels = CopyLabels::new(pieces);
         Ok(Classes {
             group,
             piece_maps,
-            piece: first_copy[piece],
+            restricted: piece,
+            piece: labels.first_copy[piece],
             representatives,
-            owner,
-            first_copy,
+            labels,
         })
     }
 
@@ -665,14 +793,14 @@ impl Classes {
     fn image(&self, g: usize, t: &Tiling) -> Tiling {
         let moved = self.group.move_labels(g, t, None);
         let piece_map = &self.piece_maps[g];
-        let mut next = self.first_copy.clone();
-        let mut renamed: Vec<Option<u16>> = vec![None; self.owner.len()];
+        let mut next = self.labels.first_copy.clone();
+        let mut renamed: Vec<Option<u16>> = vec![None; self.labels.owner.len()];
         moved
             .iter()
             .map(|&p| {
                 let old = p? as usize;
                 Some(*renamed[old].get_or_insert_with(|| {
-                    let piece = piece_map[self.owner[old] as usize] as usize;
+                    let piece = piece_map[self.labels.owner[old] as usize] as usize;
                     next[piece] += 1;
                     next[piece] - 1
                 }))
@@ -715,10 +843,13 @@ impl Tilings<'_> {
     /// The board a search path draws, labelled by copy (search piece index).
     fn tiling<L: Lane, const K: usize>(&self, window: &Window<L, K>, path: &[Step]) -> Tiling {
         let mut t = vec![None; self.cells];
+        let mut next = self.setup.labels.first_copy.clone();
         for step in path {
+            let label = &mut next[usize::from(step.piece)];
             for cell in window.step_cells(step) {
-                t[cell] = Some(u16::from(step.piece));
+                t[cell] = Some(*label);
             }
+            *label += 1;
         }
         t
     }
@@ -726,7 +857,7 @@ impl Tilings<'_> {
     /// A copy-labelled tiling labelled by the puzzle's pieces.
     fn owned(&self, t: Tiling) -> Tiling {
         t.into_iter()
-            .map(|p| p.map(|c| self.setup.owner[c as usize]))
+            .map(|p| p.map(|c| self.setup.labels.owner[c as usize]))
             .collect()
     }
 }

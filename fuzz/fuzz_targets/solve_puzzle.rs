@@ -1,6 +1,7 @@
 //! Small parsed puzzles solved end to end: every solution the library reports is a
-//! tiling by the tests' independent verifier, the count equals the verifier's brute
-//! force, the same on one and two threads, and the distinct classes add up to the same
+//! tiling by the tests' independent verifier, the count (listed, and counted with the
+//! memo) equals the verifier's brute force, the same on one and two threads, and the
+//! distinct classes add up to the same
 //! total (when the library accepts the puzzle for a distinct run).
 #![no_main]
 
@@ -78,6 +79,11 @@ fuzz_target!(|data: &[u8]| {
     sorted.sort();
     assert_eq!(sorted.len(), brute.len(), "library {} tilings, brute force {}", sorted.len(), brute.len());
     assert!(sorted == brute, "the library's tilings are not the brute force's");
+    // Counting without listing gives the same count.
+    let (memo, _) = solver
+        .count_memoised(&Options::default(), &Default::default(), &mut |_| {})
+        .expect("all mode without a limit is memo-countable");
+    assert_eq!(memo.solutions, one.len() as u64, "the memo's count");
     if one.is_empty() {
         // Nothing for the thread and symmetry checks to compare; they cost a second
         // and third set of tables.

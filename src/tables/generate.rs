@@ -16,6 +16,9 @@ use super::{Census, TableLayout, Tables, TablesError, SHIFT_ROWS};
 /// Pieces a search can track: one bit each in a `u32` set.
 pub const MAX_PIECES: usize = 32;
 
+/// Window positions a search step can record (`Step::offset` is a `u16`).
+pub const MAX_OFFSETS: usize = 1 << 16;
+
 /// Entries a group can hold: one fit bit each in a `u32`.
 pub const MAX_SLOTS: usize = 32;
 
@@ -51,6 +54,9 @@ pub fn generate(
     }
     if pieces.len() > MAX_PIECES {
         return Err(TablesError::TooManyPieces(pieces.len()));
+    }
+    if board.height.div_ceil(SHIFT_ROWS) > MAX_OFFSETS {
+        return Err(TablesError::TooTall(board.height));
     }
     let mut orients = Vec::with_capacity(pieces.len());
     for (piece, p) in pieces.iter().enumerate() {

@@ -216,6 +216,8 @@ pub enum TablesError {
     BadWidth(usize),
     /// More pieces than the search's piece sets hold.
     TooManyPieces(usize),
+    /// A board taller than the search's window positions reach.
+    TooTall(usize),
 }
 
 impl std::fmt::Display for TablesError {
@@ -239,8 +241,13 @@ impl std::fmt::Display for TablesError {
             ),
             TablesError::TooManyPieces(n) => write!(
                 f,
-                "{n} pieces counting copies; the search handles at most {}",
+                "{n} different pieces; the search handles at most {}",
                 generate::MAX_PIECES
+            ),
+            TablesError::TooTall(rows) => write!(
+                f,
+                "a board {rows} rows high (as searched); the search handles at most {}",
+                generate::MAX_OFFSETS * SHIFT_ROWS
             ),
         }
     }

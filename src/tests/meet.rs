@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 use crate::driver::Split;
 use crate::meet::{Above, Workspace};
 use crate::meteor::{self, board_of, Solution, Window, CELLS, WINDOW};
-use crate::search::{Lanes, Node, Path, Step, Visitor};
+use crate::search::{Copies, Lanes, Node, Path, Step, Visitor};
 use crate::tables::generate::meteor_tables;
 
 /// Every solution, as a board, in the order found; and the nodes visited.
@@ -212,8 +212,9 @@ fn windows_the_split_cannot_serve_are_refused() {
         Above::new(&leftover, &[25]).is_none(),
         "pieces may be left over"
     );
+    let two_of_piece_1 = Copies::new(&[1, 2, 1]).expect("two bits");
     let mut copies = WINDOW;
-    copies.copy_of_previous = 0b10;
+    copies.copies = &two_of_piece_1;
     assert!(
         Above::new(&copies, &[25]).is_none(),
         "interchangeable copies"

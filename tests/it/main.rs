@@ -6,6 +6,7 @@
 //! (`common/tiling.rs`).
 
 mod common;
+mod count;
 mod data_files;
 mod distinct;
 mod estimate;

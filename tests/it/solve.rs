@@ -377,6 +377,40 @@ fn brute_force_counts_domino_tilings() {
     }
 }
 
+/// More than 32 pieces counting copies: copies of a piece are one search piece, so
+/// there is no ceiling at 32 (there was one until version 0.3).
+#[test]
+fn many_copies_of_a_piece() {
+    let domino = vec![(0, 0), (0, 1)];
+    // 33 monominoes fill a 3 x 11 board one way.
+    let mut p = Puzzle::new(square(3, 11));
+    p.add("m", &[(0, 0)], Motion::Free, 33);
+    let sols = p.solutions(false, usize::MAX, 2);
+    assert_eq!(sols.len(), 1);
+    p.verify_all(&sols, false);
+    // Dominoes on 2 x 34 (34 copies): Fibonacci F(35) tilings (OEIS A000045), the first
+    // thousand verified (a tiling names pieces, not copies, so two tilings by one piece
+    // alone read the same and are not compared).
+    let mut p = Puzzle::new(square(2, 34));
+    p.add("d", &domino, Motion::Free, 34);
+    assert_eq!(p.count(2), 9_227_465);
+    let sols = p.solutions(false, 1000, 2);
+    assert_eq!(sols.len(), 1000);
+    for t in &sols {
+        p.verify(t, false).unwrap();
+    }
+    // Dominoes with a tromino on a 5 x 7 board: a piece with copies next to one without,
+    // against brute force.
+    let mut p = Puzzle::new(square(5, 7));
+    p.add("d", &domino, Motion::Free, 16);
+    p.add("l", &[(0, 0), (1, 0), (0, 1)], Motion::Free, 1);
+    let sols = p.solutions(false, usize::MAX, 2);
+    for t in &sols {
+        p.verify(t, false).unwrap();
+    }
+    assert_eq!(sols.len(), p.brute_force(false).len());
+}
+
 // ---------------------------------------------------------------------------------
 // Known counts.
 
@@ -827,15 +861,41 @@ fn errors_do_not_panic() {
             })
         );
     }
-    // Too many pieces.
-    let mono = Piece {
-        name: "m".into(),
-        cells: vec![(0, 0)],
-        motion: Motion::Free,
-        count: 33,
-    };
-    let r = solve(&square(3, 11), &[mono], false, Limits::default());
+    // Too many different pieces: 33 monominoes with names of their own.
+    let monos: Vec<Piece> = (0..33)
+        .map(|i| Piece {
+            name: format!("m{i}"),
+            cells: vec![(0, 0)],
+            motion: Motion::Free,
+            count: 1,
+        })
+        .collect();
+    let r = solve(&square(3, 11), &monos, false, Limits::default());
     assert_eq!(r.unwrap_err(), SolveError::TooManyPieces(33));
+    // Counts past what a tiling labels, or past the search's 64-bit counter (each
+    // of five pieces with 2^13 copies needs 14 bits).
+    let r = solve(&square(32, 32), &[mono(70_000)], true, Limits::default());
+    assert_eq!(
+        r.unwrap_err(),
+        SolveError::TooManyCopies {
+            copies: 70_000,
+            bits: 17
+        }
+    );
+    let five: Vec<Piece> = (0..5)
+        .map(|i| Piece {
+            name: format!("m{i}"),
+            ..mono(1 << 13)
+        })
+        .collect();
+    let r = solve(&square(2, 2), &five, true, Limits::default());
+    assert_eq!(
+        r.unwrap_err(),
+        SolveError::TooManyCopies {
+            copies: 5 << 13,
+            bits: 70
+        }
+    );
     // A piece too long for the window on a wide hex board (hex boards are not
     // transposed): 20 columns leave 3 rows in 64 bits.
     let mut p = Puzzle::new(Board::rectangle(Grid::Hex, 20, 5));
@@ -1013,4 +1073,14 @@ fn hand_built_pieces_are_checked_before_anything_is_built() {
         error(Grid::Square, vec![(0, 0), (1, 0)], 0).as_deref(),
         Some("piece 'a' has count 0; every piece needs at least one copy")
     );
+}
+
+/// `count` copies of one monomino.
+fn mono(count: u32) -> Piece {
+    Piece {
+        name: "m".into(),
+        cells: vec![(0, 0)],
+        motion: Motion::Free,
+        count,
+    }
 }
