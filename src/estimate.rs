@@ -153,6 +153,99 @@ impl Estimate {
         Some(self.nodes.mean / rate.per_second() / threads.max(1) as f64)
     }
 
+    /// The estimate as text, for a person: what it is of (`source`, `distinct`), nodes
+    /// and solutions with their standard errors, and with a rate, the time a run takes
+    /// on one thread and on `threads`.
+    pub fn text(&self, source: &str, distinct: bool, threads: usize) -> String {
+        let what = if distinct {
+            "distinct solutions"
+        } else {
+            "all solutions"
+        };
+        let mut out = format!(
+            "{source}: {what}, estimated from {} random paths in {} subtrees (seed {})\n",
+            self.paths, self.strata, self.options.seed
+        );
+        let row = |label: &str, s: &Spread| {
+            let error = if self.exact {
+                "exact (the whole tree was walked)".to_string()
+            } else if s.mean == 0.0 {
+                "no path met one".to_string()
+            } else if s.std_error == 0.0 {
+                "the same on every path".to_string()
+            } else {
+                format!("± {:.1}% (standard error)", 100.0 * s.relative())
+            };
+            format!("{label:<12}{}  {error}\n", approximately(s.mean))
+        };
+        out += &row("nodes", &self.nodes);
+        out += &row("solutions", &self.solutions);
+        if distinct {
+            out += &row("in all", &self.total);
+        }
+        if let Some(rate) = self.rate {
+            out += &format!(
+                "{:<12}{} nodes a second on one thread ({} nodes in {:.2} s, {} subtrees)\n",
+                "rate",
+                approximately(rate.per_second()),
+                rate.nodes,
+                rate.seconds,
+                rate.subtrees,
+            );
+            let one = self.seconds(1).unwrap_or(0.0);
+            out += &format!("{:<12}{} on one thread", "time", duration(one));
+            if threads > 1 {
+                out += &format!(
+                    ", {} on {threads} threads if the work divides evenly",
+                    duration(one / threads as f64)
+                );
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The estimate as one JSON object for programs: `puzzle` names what it is of; the
+    /// per-level profile is included.
+    pub fn json(
+        &self,
+        puzzle: serde_json::Value,
+        distinct: bool,
+        threads: usize,
+    ) -> serde_json::Value {
+        use serde_json::json;
+        let spread = |s: &Spread| json!({"estimate": s.mean, "std_error": s.std_error});
+        let mut line = json!({
+            "puzzle": puzzle,
+            "mode": if distinct { "distinct" } else { "all" },
+            "paths": self.paths,
+            "seed": self.options.seed,
+            "above": self.above,
+            "strata": self.strata,
+            "exact": self.exact,
+            "nodes": spread(&self.nodes),
+            "solutions": spread(&self.solutions),
+            "levels": self.levels,
+        });
+        if distinct {
+            line["total"] = spread(&self.total);
+        }
+        if let Some(rate) = self.rate {
+            line["rate"] = json!({
+                "nodes_per_second": rate.per_second(),
+                "probe_nodes": rate.nodes,
+                "probe_seconds": rate.seconds,
+                "subtrees": rate.subtrees,
+            });
+            line["seconds"] = json!({
+                "one_thread": self.seconds(1),
+                "threads": threads,
+                "on_threads": self.seconds(threads),
+            });
+        }
+        line
+    }
+
     /// Every figure multiplied by `factor` where a solution found stands for that
     /// many (number puzzles in distinct mode).
     pub(crate) fn scale_total(mut self, factor: u64) -> Estimate {
@@ -499,4 +592,41 @@ pub(crate) fn exhaust<S: Search>(search: &S) -> (u64, u64, u64) {
         stack.append(&mut children);
     }
     figures
+}
+
+/// `x` to three significant digits: an integer below a million, `1.23e9` above.
+fn approximately(x: f64) -> String {
+    if x < 1e6 {
+        let digits = if x >= 100.0 || x == x.round() {
+            0
+        } else if x >= 10.0 {
+            1
+        } else {
+            2
+        };
+        format!("{x:.digits$}")
+    } else {
+        format!("{x:.2e}")
+    }
+}
+
+/// Seconds in the unit a person would use.
+fn duration(seconds: f64) -> String {
+    const UNITS: [(f64, &str); 5] = [
+        (365.25 * 86400.0, "years"),
+        (86400.0, "days"),
+        (3600.0, "hours"),
+        (60.0, "minutes"),
+        (1.0, "s"),
+    ];
+    for (size, unit) in UNITS {
+        if seconds >= 2.0 * size {
+            return format!("{:.1} {unit}", seconds / size);
+        }
+    }
+    if seconds >= 0.01 {
+        format!("{seconds:.2} s")
+    } else {
+        format!("{:.2} ms", seconds * 1e3)
+    }
 }

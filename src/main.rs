@@ -693,126 +693,12 @@ fn run_estimate(args: &EstimateArgs) -> Result<(), CliError> {
     let distinct = mode == Mode::Distinct;
     let mut out = std::io::stdout().lock();
     if args.format == Format::Json {
-        let spread =
-            |s: &polytile::estimate::Spread| json!({"estimate": s.mean, "std_error": s.std_error});
-        let mut line = json!({
-            "puzzle": name,
-            "mode": if distinct { "distinct" } else { "all" },
-            "paths": estimate.paths,
-            "seed": args.seed,
-            "above": estimate.above,
-            "strata": estimate.strata,
-            "exact": estimate.exact,
-            "nodes": spread(&estimate.nodes),
-            "solutions": spread(&estimate.solutions),
-            "levels": estimate.levels,
-        });
-        if distinct {
-            line["total"] = spread(&estimate.total);
-        }
-        if let Some(rate) = estimate.rate {
-            line["rate"] = json!({
-                "nodes_per_second": rate.per_second(),
-                "probe_nodes": rate.nodes,
-                "probe_seconds": rate.seconds,
-                "subtrees": rate.subtrees,
-            });
-            line["seconds"] = json!({
-                "one_thread": estimate.seconds(1),
-                "threads": threads,
-                "on_threads": estimate.seconds(threads),
-            });
-        }
-        writeln!(out, "{line}")?;
+        writeln!(out, "{}", estimate.json(name, distinct, threads))?;
     } else {
-        let what = if distinct {
-            "distinct solutions"
-        } else {
-            "all solutions"
-        };
-        writeln!(
-            out,
-            "{file}: {what}, estimated from {} random paths in {} subtrees (seed {})",
-            estimate.paths, estimate.strata, args.seed
-        )?;
-        let row = |label: &str, s: &polytile::estimate::Spread| {
-            let error = if estimate.exact {
-                "exact (the whole tree was walked)".to_string()
-            } else if s.mean == 0.0 {
-                "no path met one".to_string()
-            } else if s.std_error == 0.0 {
-                "the same on every path".to_string()
-            } else {
-                format!("± {:.1}% (standard error)", 100.0 * s.relative())
-            };
-            format!("{label:<12}{}  {error}", approximately(s.mean))
-        };
-        writeln!(out, "{}", row("nodes", &estimate.nodes))?;
-        writeln!(out, "{}", row("solutions", &estimate.solutions))?;
-        if distinct {
-            writeln!(out, "{}", row("in all", &estimate.total))?;
-        }
-        if let Some(rate) = estimate.rate {
-            writeln!(
-                out,
-                "{:<12}{} nodes a second on one thread ({} nodes in {:.2} s, {} subtrees)",
-                "rate",
-                approximately(rate.per_second()),
-                rate.nodes,
-                rate.seconds,
-                rate.subtrees,
-            )?;
-            let one = estimate.seconds(1).unwrap_or(0.0);
-            let mut line = format!("{:<12}{} on one thread", "time", duration(one));
-            if threads > 1 {
-                let _ = write!(
-                    line,
-                    ", {} on {threads} threads if the work divides evenly",
-                    duration(one / threads as f64)
-                );
-            }
-            writeln!(out, "{line}")?;
-        }
+        write!(out, "{}", estimate.text(&file, distinct, threads))?;
     }
     out.flush()?;
     Ok(())
-}
-
-/// `x` to three significant digits: an integer below a million, `1.23e9` above.
-fn approximately(x: f64) -> String {
-    if x < 1e6 {
-        let digits = if x >= 100.0 || x == x.round() {
-            0
-        } else if x >= 10.0 {
-            1
-        } else {
-            2
-        };
-        format!("{x:.digits$}")
-    } else {
-        format!("{x:.2e}")
-    }
-}
-
-/// Seconds in the unit a person would use.
-fn duration(seconds: f64) -> String {
-    const UNITS: [(f64, &str); 5] = [
-        (365.25 * 86400.0, "years"),
-        (86400.0, "days"),
-        (3600.0, "hours"),
-        (60.0, "minutes"),
-        (1.0, "s"),
-    ];
-    for (size, unit) in UNITS {
-        if seconds >= 2.0 * size {
-            return format!("{:.1} {unit}", seconds / size);
-        }
-    }
-    if seconds >= 0.01 {
-        format!("{seconds:.2} s")
-    } else {
-        format!("{:.2} ms", seconds * 1e3)
-    }
 }
 
 /// The line a count is reported in: `N solutions`, or in distinct mode (with the
