@@ -1,5 +1,7 @@
 //! Criterion benches: every shipped puzzle file, all solutions counted on one thread,
-//! tables built at run time included (as `polytile solve FILE --count --threads 1`).
+//! tables built at run time included (as `polytile solve FILE --count --threads 1`):
+//! by the search for files of one-of-a-kind pieces, with the memo for files with
+//! copies (`COUNTED`), as `--memo auto` does.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use polytile::{Mode, Options, Puzzle, TilingSolver};
@@ -37,8 +39,27 @@ fn bench(c: &mut Criterion) {
             });
         }
     }
+    for name in COUNTED {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("data")
+            .join(format!("{name}.puz"));
+        let puzzle = Puzzle::load(&path).expect("shipped puzzle files parse");
+        group.bench_function(format!("{name}/all-memo"), |b| {
+            b.iter(|| {
+                TilingSolver::new(&puzzle, Mode::All)
+                    .expect("shipped puzzle files solve")
+                    .count_memoised(&one, &Default::default(), &mut |_| {})
+                    .expect("memo-countable")
+                    .0
+                    .solutions
+            })
+        });
+    }
     group.finish();
 }
+
+/// Files counted with the memo (their pieces have copies; listing takes days).
+const COUNTED: &[&str] = &["dominoes-10x10"];
 
 criterion_group!(benches, bench);
 criterion_main!(benches);
