@@ -37,7 +37,7 @@ use std::sync::Mutex;
 use rustc_hash::FxBuildHasher;
 
 use crate::driver::{Search, Sink, Split};
-use crate::search::{Lane, Node, Path, Window, TASK_DEPTH};
+use crate::search::{Lane, Node, Path, Window, TASK_SPLIT};
 
 /// Memo shards, each with a lock of its own: enough that threads rarely meet.
 const SHARDS: usize = 64;
@@ -208,10 +208,7 @@ impl<L: Lane + Sync, const K: usize> Search for Counting<'_, L, K> {
     type Item = ();
 
     fn split_for(&self, _threads: usize) -> Split {
-        Split {
-            depth: TASK_DEPTH,
-            tasks: usize::MAX,
-        }
+        TASK_SPLIT
     }
 
     fn split(&self, split: Split) -> (Vec<(Node, Path)>, u64) {

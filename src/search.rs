@@ -29,6 +29,12 @@ use crate::tables::{TableLayout, Tables};
 /// levels measured no faster on the meteor).
 pub(crate) const TASK_DEPTH: usize = 2;
 
+/// The cut of every tiling search: [`TASK_DEPTH`] levels, whatever the threads.
+pub(crate) const TASK_SPLIT: Split = Split {
+    depth: TASK_DEPTH,
+    tasks: usize::MAX,
+};
+
 /// The integer a table stores a placement mask in. Placements are anchored in the
 /// window's first rows, so their masks often fit in 32 bits, and 32-bit lanes test four
 /// placements per SSE2 instruction where 64-bit lanes need several.
@@ -595,10 +601,7 @@ impl<L: Lane + Sync, const K: usize, F: Leaves<L, K>> Search for Tiles<'_, L, K,
     type Item = F::Item;
 
     fn split_for(&self, _threads: usize) -> Split {
-        Split {
-            depth: TASK_DEPTH,
-            tasks: usize::MAX,
-        }
+        TASK_SPLIT
     }
 
     fn split(&self, split: Split) -> (Vec<(Node, Path)>, u64) {

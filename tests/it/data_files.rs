@@ -323,6 +323,21 @@ fn pieces_are_the_sets_the_files_describe() {
     }
 }
 
+/// Panics unless `t` is a tiling of `p` by the independent verifier; `what` names it.
+fn check_solution(p: &Puzzle, specs: &[PieceSpec], t: &Tiling, what: &str) {
+    let b = &p.board;
+    tiling::verify_tiling(
+        b.grid,
+        b.width,
+        b.height,
+        &b.cells,
+        specs,
+        t,
+        p.allow_leftover,
+    )
+    .unwrap_or_else(|e| panic!("{what}: invalid solution {}: {e}", show(p, t)));
+}
+
 /// Everything for one file.
 fn check_file(path: &Path) {
     let name = file_name(path);
@@ -330,18 +345,7 @@ fn check_file(path: &Path) {
     let b = &p.board;
     let specs = verifier_specs(&p);
     let exact = p.pieces.iter().all(|piece| piece.count == 1);
-    let verify = |t: &Tiling, what: &str| {
-        tiling::verify_tiling(
-            b.grid,
-            b.width,
-            b.height,
-            &b.cells,
-            &specs,
-            t,
-            p.allow_leftover,
-        )
-        .unwrap_or_else(|e| panic!("{name}: invalid {what} solution {}: {e}", show(&p, t)));
-    };
+    let verify = |t: &Tiling, what: &str| check_solution(&p, &specs, t, &format!("{name}: {what}"));
 
     // Counts, without keeping.
     let counted = solve(b, &p.pieces, p.allow_leftover, limits(false)).unwrap();
@@ -451,18 +455,8 @@ fn counted_only_files_have_their_known_counts() {
         .unwrap();
         assert_eq!(first.solutions.len(), 500);
         let specs = verifier_specs(&p);
-        let b = &p.board;
         for t in &first.solutions {
-            tiling::verify_tiling(
-                b.grid,
-                b.width,
-                b.height,
-                &b.cells,
-                &specs,
-                t,
-                p.allow_leftover,
-            )
-            .unwrap_or_else(|e| panic!("{name}: invalid solution {}: {e}", show(&p, t)));
+            check_solution(&p, &specs, t, name);
         }
     }
 }
