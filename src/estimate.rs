@@ -152,14 +152,6 @@ impl Estimate {
         let rate = self.rate?;
         Some(self.nodes.mean / rate.per_second() / threads.max(1) as f64)
     }
-
-    /// Every figure multiplied by `factor` where a solution found stands for that
-    /// many (number puzzles in distinct mode).
-    pub(crate) fn scale_total(mut self, factor: u64) -> Estimate {
-        self.total.mean *= factor as f64;
-        self.total.std_error *= factor as f64;
-        self
-    }
 }
 
 /// Running mean and variance (Welford).
