@@ -271,7 +271,10 @@ mod tests {
         assert_eq!(image.iter().map(|&x| 3 - x).sum::<u32>(), 6);
         assert!(Group::generated(4, 4, &[(vec![1, 3, 0, 2], None)], 3).is_none());
         // Puget's constraints come from the turns alone.
-        assert_eq!(g.breaking_constraints(&[0, 1, 2, 3]), vec![(0, 1), (0, 2), (0, 3)]);
+        assert_eq!(
+            g.breaking_constraints(&[0, 1, 2, 3]),
+            vec![(0, 1), (0, 2), (0, 3)]
+        );
     }
 
     /// The turns, in the order `g` holds them.

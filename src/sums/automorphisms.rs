@@ -130,8 +130,10 @@ fn value_maps(values: &[i64]) -> Vec<Vec<u32>> {
     let k = values.len();
     let identity: Vec<u32> = (0..k as u32).collect();
     let symmetric = k > 1
-        && (0..k).all(|i| i128::from(values[i]) + i128::from(values[k - 1 - i])
-            == i128::from(values[0]) + i128::from(values[k - 1]));
+        && (0..k).all(|i| {
+            i128::from(values[i]) + i128::from(values[k - 1 - i])
+                == i128::from(values[0]) + i128::from(values[k - 1])
+        });
     let mut maps = vec![identity];
     if symmetric {
         maps.push((0..k as u32).rev().collect());
@@ -208,9 +210,11 @@ pub(super) fn automorphisms(model: &Model, prepared: &Prepared) -> Option<Group>
         // cell permutation that maps these onto the model's makes an automorphism.
         let source = if reverses {
             let (lo, hi) = (model.values[0], model.values[k - 1]);
-            let image = |d: u64| (0..k).filter(|&i| d >> i & 1 == 1).fold(0u64, |m, i| {
-                m | 1 << map[i]
-            });
+            let image = |d: u64| {
+                (0..k)
+                    .filter(|&i| d >> i & 1 == 1)
+                    .fold(0u64, |m, i| m | 1 << map[i])
+            };
             Structure::new(
                 &domains.iter().map(|&d| image(d)).collect::<Vec<_>>(),
                 equations

@@ -202,7 +202,8 @@ fn puget(model: &Model, group: &Group, sequence: &[usize]) -> Vec<(usize, usize)
     let rest = sequence.iter().copied().filter(|c| !firsts.contains(c));
     let along: Vec<usize> = firsts.iter().copied().chain(rest).collect();
     let theirs = group.breaking_constraints(&along);
-    let as_set = |v: &[(usize, usize)]| v.iter().copied().collect::<std::collections::BTreeSet<_>>();
+    let as_set =
+        |v: &[(usize, usize)]| v.iter().copied().collect::<std::collections::BTreeSet<_>>();
     if as_set(&theirs) == as_set(&stated.less) {
         theirs
     } else {
