@@ -14,7 +14,7 @@
 //! `v -> n² + 1 - v` of a magic square): then it is a pair `(p, l)` of a cell
 //! permutation and a label permutation, and it sends a labelling `s` to `t` with
 //! `t[p[c]] = l[s[c]]`. Groups of boards never move labels. Puget's constraints are
-//! stated for the elements that move cells only ([`Group::cell_subgroup`]); what to do
+//! stated for the elements that move cells only (a subgroup); what to do
 //! with the others is the caller's (`sums::solve` pairs each class with its image).
 //!
 //! This module knows nothing of boards, pieces or models, and uses `std` only:
@@ -96,17 +96,13 @@ impl Group {
         Some(Group::with_labels(perms, labels))
     }
 
-    /// Whether some element moves labels.
-    pub fn moves_labels(&self) -> bool {
-        !self.labels.is_empty()
-    }
-
     /// The label permutation of element `g`, `None` when it moves no label.
     pub fn label_perm(&self, g: usize) -> Option<&Perm> {
         self.labels.get(g).filter(|l| !is_identity(l))
     }
 
     /// The elements that move no label, in order: a subgroup, the identity first.
+    #[cfg(test)]
     pub fn cell_subgroup(&self) -> Group {
         let perms = (0..self.order())
             .filter(|&g| self.label_perm(g).is_none())
@@ -182,7 +178,7 @@ impl Group {
     /// IJCAI 2005) along the cells of `sequence`: each cell is less than the other
     /// cells of its orbit under the elements that fix the cells before it. When every
     /// solution takes pairwise distinct values, they keep exactly one solution of each
-    /// orbit of the elements that move no label ([`Group::cell_subgroup`]); the others
+    /// orbit of the elements that move no label (a subgroup); the others
     /// are not used.
     pub fn breaking_constraints(&self, sequence: &[usize]) -> Vec<(usize, usize)> {
         let mut stabiliser: Vec<&Perm> = (0..self.order())
@@ -264,7 +260,6 @@ mod tests {
         let half_complement = (vec![3, 2, 1, 0], Some(vec![3, 2, 1, 0]));
         let g = Group::generated(4, 4, &[(turn, None), half_complement], 64).unwrap();
         assert_eq!(g.order(), 8);
-        assert!(g.moves_labels());
         assert_eq!(g.cell_subgroup(), square_turns_sorted(&g));
         let moved = (0..8).find(|&e| g.label_perm(e).is_some()).unwrap();
         let image = g.move_indices(moved, &[0, 1, 2, 3]);

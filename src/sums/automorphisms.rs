@@ -27,7 +27,7 @@
 
 use std::collections::HashSet;
 
-use super::model::Model;
+use super::model::{Generator, Model};
 use super::prepare::Prepared;
 use crate::symmetry::{Group, Perm};
 
@@ -280,6 +280,57 @@ pub(super) fn automorphisms(model: &Model, prepared: &Prepared) -> Option<Group>
     elements.sort_by(|x, y| (&x.1, &x.0).cmp(&(&y.1, &y.0)));
     let (perms, labels) = elements.into_iter().unzip();
     Some(Group::with_labels(perms, labels))
+}
+
+/// Whether `generator` maps the model onto itself: every domain, equation (its target
+/// mapped with the values), distinct group and order constraint onto one of the
+/// model's, as the automorphisms found here do.
+pub(super) fn maps_onto_itself(model: &Model, generator: &Generator) -> bool {
+    let k = model.values.len();
+    let image = &generator.image;
+    let (sum, map): (i64, Vec<u32>) = match (generator.complement, model.values.first()) {
+        (true, Some(&lo)) => (lo + model.values[k - 1], (0..k as u32).rev().collect()),
+        _ => (0, (0..k as u32).collect()),
+    };
+    let all = if k == 0 { 0 } else { u64::MAX >> (64 - k) };
+    let domains_map = (0..model.cells.len()).all(|c| {
+        let d = model.domains[c] & all;
+        let moved = (0..k)
+            .filter(|&i| d >> i & 1 == 1)
+            .fold(0u64, |m, i| m | 1 << map[i]);
+        moved == model.domains[image[c]] & all
+    });
+    let equations: HashSet<(Vec<(usize, i64)>, i64)> = model
+        .equations
+        .iter()
+        .map(|e| (sorted(e.terms.clone()), e.target))
+        .collect();
+    let equations_map = model.equations.iter().all(|e| {
+        let terms = sorted(e.terms.iter().map(|&(c, a)| (image[c], a)).collect());
+        let target = if generator.complement {
+            sum * e.terms.iter().map(|t| t.1).sum::<i64>() - e.target
+        } else {
+            e.target
+        };
+        equations.contains(&(terms, target))
+    });
+    let set = |g: &Vec<usize>| {
+        let mut g = g.clone();
+        g.sort_unstable();
+        g.dedup();
+        g
+    };
+    let groups: HashSet<Vec<usize>> = model.groups.iter().map(set).collect();
+    let groups_map = model
+        .groups
+        .iter()
+        .all(|g| groups.contains(&set(&g.iter().map(|&c| image[c]).collect())));
+    let less: HashSet<(usize, usize)> = model.less.iter().copied().collect();
+    let less_map = model.less.iter().all(|&(a, b)| {
+        let (x, y) = (image[a], image[b]);
+        less.contains(&if generator.complement { (y, x) } else { (x, y) })
+    });
+    domains_map && equations_map && groups_map && less_map
 }
 
 /// A well-mixed 64-bit digest of a few integers (splitmix64 steps).

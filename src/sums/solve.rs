@@ -29,7 +29,7 @@
 
 use std::ops::ControlFlow;
 
-use super::automorphisms::{automorphisms, injective};
+use super::automorphisms::{automorphisms, injective, maps_onto_itself, MAX_GROUP};
 use super::model::{Model, ModelError, Order, SymmetryBreak};
 use super::plan::{planned_order, Plan};
 use super::prepare::{Prepared, Values};
@@ -64,6 +64,8 @@ pub(super) enum Expand {
     /// The images under the automorphisms that satisfy the file's symmetry
     /// constraints: one per class of the file's group (distinct mode).
     Selected(Selection),
+    /// The classes of the group the file declares by generators (distinct mode).
+    Declared(Declared),
 }
 
 /// One solution per class of the automorphisms `G` of a model whose solutions take
@@ -91,6 +93,8 @@ pub(super) struct Classes {
     complement: Vec<u32>,
     /// For each element that moves values, the preimage of each cell, `cells` apart.
     preimages: Vec<u32>,
+    /// The same for every element.
+    every_preimage: Vec<u32>,
     /// `G0`'s Puget constraints.
     puget: Vec<(u32, u32)>,
     /// A cell every element fixes, when `G` moves values.
@@ -103,11 +107,14 @@ impl Classes {
         let cells = group.perm(0).len();
         let mut complement = Vec::new();
         let mut preimages = Vec::new();
+        let mut every_preimage = Vec::new();
         for g in 0..group.order() {
+            let inverse = inverse(group.perm(g));
             if let Some(map) = group.label_perm(g) {
                 complement = map.clone();
-                preimages.extend_from_slice(&inverse(group.perm(g)));
+                preimages.extend_from_slice(&inverse);
             }
+            every_preimage.extend(inverse);
         }
         let centre = (0..cells)
             .find(|&c| (0..group.order()).all(|g| group.perm(g)[c] as usize == c))
@@ -119,6 +126,7 @@ impl Classes {
             values: values.to_vec(),
             complement,
             preimages,
+            every_preimage,
             puget: puget.iter().map(|&(a, b)| (a as u32, b as u32)).collect(),
             centre,
         }
@@ -166,6 +174,27 @@ impl Classes {
             return Some(order / 2);
         }
         unreachable!("Puget's constraints keep one image of every class")
+    }
+
+    /// The value index at cell `c` of the image under element `g` of the solution
+    /// whose cell `x` holds the `index(x)`-th value.
+    #[inline]
+    fn image_index(&self, g: usize, index: &impl Fn(usize) -> u32, c: usize) -> u32 {
+        let i = index(self.every_preimage[g * self.cells + c] as usize);
+        match self.group.label_perm(g) {
+            Some(t) => t[i as usize],
+            None => i,
+        }
+    }
+
+    /// Whether every element of `other` is an element of this group.
+    fn contains(&self, other: &Group) -> bool {
+        (0..other.order()).all(|h| {
+            (0..self.group.order()).any(|g| {
+                self.group.perm(g) == other.perm(h)
+                    && self.group.label_perm(g) == other.label_perm(h)
+            })
+        })
     }
 
     /// The image of the solution (value indices `index`) under element `g`.
@@ -297,6 +326,104 @@ impl Selection {
     }
 }
 
+/// The group `H` a file declares by generators. The search finds one solution per
+/// class of the automorphisms `G` when `H` is a subgroup of `G` (each `G`-class is a
+/// union of `H`-classes: its members are tried), and every solution otherwise. A
+/// member `x` is reported when it is the least of its `H`-orbit (comparing value
+/// indices cell by cell), as a class of `|H| / |stabilizer of x in H|` solutions.
+pub(super) struct Declared {
+    classes: Option<Classes>,
+    cells: usize,
+    /// `H`'s elements: the preimage of each cell, `cells` apart.
+    preimages: Vec<u32>,
+    /// Per element, whether it complements the values, and the complement of value
+    /// indices.
+    complements: Vec<bool>,
+    complement: Vec<u32>,
+    order: u64,
+}
+
+impl Declared {
+    /// The classes of `h`, searched through `classes` when `h` is a subgroup of its
+    /// group, from every solution otherwise; `values` is the number of values.
+    pub(super) fn new(classes: Option<Classes>, h: &Group, values: usize) -> Declared {
+        let cells = h.perm(0).len();
+        let classes = classes.filter(|c| c.contains(h));
+        let mut preimages = Vec::with_capacity(h.order() * cells);
+        for g in 0..h.order() {
+            preimages.extend(inverse(h.perm(g)));
+        }
+        Declared {
+            classes,
+            cells,
+            preimages,
+            complements: (0..h.order()).map(|g| h.label_perm(g).is_some()).collect(),
+            complement: (0..values as u32).rev().collect(),
+            order: h.order() as u64,
+        }
+    }
+
+    /// Whether the search finds one solution per class of the automorphisms.
+    pub(super) fn uses_classes(&self) -> bool {
+        self.classes.is_some()
+    }
+
+    /// The size of the `H`-class of the labelling `x` (value index per cell) if `x`
+    /// is the least of it, else `None`.
+    #[inline]
+    fn size(&self, x: &impl Fn(usize) -> u32) -> Option<u64> {
+        let mut fixing = 0;
+        for (pre, &complements) in self
+            .preimages
+            .chunks_exact(self.cells)
+            .zip(&self.complements)
+        {
+            let moved = |c: usize| {
+                let i = x(pre[c] as usize);
+                if complements {
+                    self.complement[i as usize]
+                } else {
+                    i
+                }
+            };
+            match (0..self.cells)
+                .map(|c| moved(c).cmp(&x(c)))
+                .find(|o| o.is_ne())
+            {
+                Some(std::cmp::Ordering::Less) => return None,
+                Some(_) => {}
+                None => fixing += 1,
+            }
+        }
+        Some(self.order / fixing)
+    }
+
+    /// Reports the `H`-classes of the solution found.
+    #[inline]
+    fn report(
+        &self,
+        sink: &mut Sink<'_, Vec<i64>>,
+        values: impl FnOnce() -> Vec<i64>,
+        index: impl Fn(usize) -> u32,
+    ) -> ControlFlow<()> {
+        let Some(classes) = &self.classes else {
+            return match self.size(&index) {
+                Some(size) => sink.found_class(size, values),
+                None => ControlFlow::Continue(()),
+            };
+        };
+        let Some(size) = classes.size(&index) else {
+            return ControlFlow::Continue(());
+        };
+        for g in classes.spanning(size) {
+            if let Some(size) = self.size(&|c| classes.image_index(g, &index, c)) {
+                sink.found_class(size, || classes.image(g, &index))?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}
+
 /// Reports one solution to `sink` as `expand` says: `values` gives its values if they
 /// are kept, `index(c)` the rank of cell `c`'s value among the model's values.
 #[inline]
@@ -319,6 +446,7 @@ pub(super) fn report(
             None => ControlFlow::Continue(()),
             Some(size) => sink.found_class(size, values),
         },
+        Expand::Declared(declared) => declared.report(sink, values, index),
         Expand::Selected(selection) => {
             let classes = &selection.classes;
             let Some(size) = classes.size(&index) else {
@@ -398,11 +526,42 @@ impl SumsSolver {
             model.domains[cell] &= keep;
             restricted = Some(model);
         }
+        let generated = match &model.generators {
+            generators if generators.is_empty() || mode != Mode::Distinct => None,
+            generators => {
+                let generators: Vec<_> = generators
+                    .iter()
+                    .map(|g| {
+                        let cells = g.image.iter().map(|&c| c as u32).collect();
+                        let k = model.values.len() as u32;
+                        (cells, g.complement.then(|| (0..k).rev().collect()))
+                    })
+                    .collect();
+                let cells = model.cells.len();
+                let h = Group::generated(cells, model.values.len(), &generators, MAX_GROUP)
+                    .ok_or(ModelError::GroupTooLarge(MAX_GROUP))?;
+                Some(h)
+            }
+        };
+        if let Some(i) = (0..model.generators.len())
+            .find(|&i| mode == Mode::Distinct && !maps_onto_itself(model, &model.generators[i]))
+        {
+            return Err(ModelError::NotASymmetry(i));
+        }
         let stated_only = |prepared: &mut Prepared, stated: &SymmetryBreak| {
             *prepared = Prepared::new(model, &values, &stated.less);
             (Expand::Class(stated.group_order), stated.group_order)
         };
         let (expand, group_order) = match (mode, classes, declared) {
+            (Mode::Distinct, classes, _) if generated.is_some() => {
+                let h = generated.as_ref().expect("a declared group");
+                let declared = Declared::new(classes, h, model.values.len());
+                if !declared.uses_classes() {
+                    prepared = Prepared::new(model, &values, &[]);
+                    restricted = None;
+                }
+                (Expand::Declared(declared), h.order() as u64)
+            }
             (Mode::All, Some(classes), _) => (Expand::Images(classes), 1),
             (Mode::All, None, _) => (Expand::Itself, 1),
             (Mode::Distinct, Some(classes), None) => {
@@ -421,8 +580,9 @@ impl SumsSolver {
             (Mode::Distinct, None, Some(stated)) => stated_only(&mut prepared, stated),
             (Mode::Distinct, None, None) => (Expand::Class(1), 1),
         };
-        let automorphisms = match expand {
+        let automorphisms = match &expand {
             Expand::Class(_) => 1,
+            Expand::Declared(declared) if !declared.uses_classes() => 1,
             _ => automorphisms,
         };
         let model = restricted.as_ref().unwrap_or(model);

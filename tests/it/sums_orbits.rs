@@ -307,3 +307,96 @@ fn magic_square_4_classes_of_64_and_of_32() {
     // 7,040 = 64 x full + 32 x short classes.
     assert_eq!(sizes.len(), (7040 - 32 * short) / 64 + short);
 }
+
+/// `generator:` lines for the elements of `gens`, cells named `r1c1` ...
+fn generator_lines(n: usize, gens: &[Element]) -> String {
+    let name = |c: usize| format!("r{}c{}", c / n + 1, c % n + 1);
+    let mut text = String::new();
+    for (p, complement) in gens {
+        let mut seen = vec![false; p.len()];
+        let mut line = String::from("generator:");
+        for start in 0..p.len() {
+            if seen[start] || p[start] == start {
+                continue;
+            }
+            let mut cycle = Vec::new();
+            let mut c = start;
+            while !seen[c] {
+                seen[c] = true;
+                cycle.push(name(c));
+                c = p[c];
+            }
+            line.push_str(&format!(" ({})", cycle.join(" ")));
+        }
+        if *complement {
+            line.push_str(" complement");
+        }
+        text.push_str(&line);
+        text.push('\n');
+    }
+    text
+}
+
+/// Distinct mode on a model declaring `group` by generators: the classes are the
+/// orbits of `group` among the brute force's solutions, each standing for its size.
+fn check_declared(model: &Model, group: &[Element], expected: &BTreeSet<Vec<i64>>) -> usize {
+    let lo_hi = model.values[0] + model.values[model.values.len() - 1];
+    let classes = orbits(group, expected, lo_hi);
+    for threads in [1, 2] {
+        let keep = Limits {
+            limit: usize::MAX,
+            keep: true,
+            threads,
+            stats: false,
+        };
+        let distinct = solve(model, true, keep);
+        assert_eq!(distinct.group_order, group.len() as u64);
+        assert_eq!(distinct.count, classes.len());
+        assert_eq!(distinct.total, expected.len() as u64);
+        // The least of each orbit is reported.
+        let reps: BTreeSet<Vec<i64>> = distinct.solutions.iter().cloned().collect();
+        let want: BTreeSet<Vec<i64>> = classes.iter().map(|c| c.0.clone()).collect();
+        assert_eq!(reps, want);
+    }
+    classes.len()
+}
+
+#[test]
+fn a_declared_group_gives_its_own_classes_880_under_the_square_and_more_with_the_complement() {
+    let text = square_text(4, true);
+    let model = parse(&text);
+    let expected = brute_force(&model, &lines_first(4));
+    let square = square_generators(4);
+    // The rotations and reflections alone: the published 880.
+    let d4 = parse(&(text.clone() + &generator_lines(4, &square[..2])));
+    assert_eq!(check_declared(&d4, &closure(&square[..2]), &expected), 880);
+    // With the complement: classes of 8 and of 16, fewer than 880.
+    let with = parse(&(text + &generator_lines(4, &square)));
+    let classes = check_declared(&with, &closure(&square), &expected);
+    assert!(classes < 880 && classes > 440, "{classes}");
+}
+
+#[test]
+fn a_declared_group_on_a_model_with_repeated_values_is_searched_whole() {
+    // Values repeat, so the automorphisms are not used: every solution is tried.
+    let text = "values: 1..4\ngrid: 2 x 2\nr1c1 + r1c2 = 5\nr2c1 + r2c2 = 5\n";
+    let model = parse(text);
+    let mut expected = BTreeSet::new();
+    for code in 0..256 {
+        let v: Vec<i64> = (0..4)
+            .map(|c| (code >> (2 * c)) & 3)
+            .map(|x| x + 1)
+            .collect();
+        if verify(&model, &v).is_ok() {
+            expected.insert(v);
+        }
+    }
+    assert_eq!(expected.len(), 16);
+    let gens = vec![
+        (grid_perm(2, |r, c| (r, 1 - c)), false),
+        (grid_perm(2, |r, c| (1 - r, c)), false),
+        ((0..4).collect(), true),
+    ];
+    let declared = parse(&(text.to_string() + &generator_lines(2, &gens)));
+    check_declared(&declared, &closure(&gens), &expected);
+}
