@@ -76,13 +76,18 @@ pub(super) enum Expand {
 /// holds the complement `t` (`G = G0 ∪ t G0`, as every element that moves values
 /// moves them the same way), the `G`-class of `s` is `G0 s ∪ G0 t s`: two
 /// `G0`-classes, or one when `t s` is in `G0 s` (an associative square is its own
-/// complement turned half round). Of the two representatives the search keeps the
-/// lesser, comparing first the value at a cell that every element fixes (`centre`,
-/// when there is one) and then the values cell by cell; the class's size is `|G|`, or
-/// `|G| / 2` when both are the same solution (orbit-stabilizer: the stabilizer has
-/// two elements then, one otherwise). With a centre, the search is given only the
-/// values `v` of the centre with `v <= t(v)`, which loses no class: the complement's
-/// representative has `t(v)` there; so it runs about half the tree.
+/// complement turned half round). Of the two representatives the search keeps one:
+/// take the `G0`-orbit `O` of cells of the first cell Puget's constraints make least
+/// (or a cell every element fixes, the 5x5 centre), when `t` maps `O` onto itself; the
+/// sum `f` of the value indices of the least and greatest values on `O` is the same
+/// for every member of a `G0`-class, and `f' = 2 (k - 1) - f` for the other class (`k`
+/// values). The class with `f < k - 1` is kept; when `f = k - 1` for both, the
+/// representative less cell by cell. The class's size is `|G|`, or `|G| / 2` when the
+/// two representatives are the same solution (orbit-stabilizer: the stabilizer has two
+/// elements then, one otherwise). So the search may drop every solution with
+/// `f > k - 1`: a centre is given only the values `v <= t(v)`, and the static search
+/// bounds the first cell's index plus each other cell's of `O` by `k - 1`; about half
+/// the tree.
 pub(super) struct Classes {
     group: Group,
     cells: usize,
@@ -97,8 +102,9 @@ pub(super) struct Classes {
     every_preimage: Vec<u32>,
     /// `G0`'s Puget constraints.
     puget: Vec<(u32, u32)>,
-    /// A cell every element fixes, when `G` moves values.
-    centre: Option<u32>,
+    /// The orbit `O` (its least cell first) that compares the two classes, when `G`
+    /// moves values.
+    orbit: Vec<u32>,
 }
 
 impl Classes {
@@ -108,18 +114,36 @@ impl Classes {
         let mut complement = Vec::new();
         let mut preimages = Vec::new();
         let mut every_preimage = Vec::new();
+        let mut moving = None;
         for g in 0..group.order() {
             let inverse = inverse(group.perm(g));
             if let Some(map) = group.label_perm(g) {
                 complement = map.clone();
                 preimages.extend_from_slice(&inverse);
+                moving.get_or_insert(g);
             }
             every_preimage.extend(inverse);
         }
-        let centre = (0..cells)
-            .find(|&c| (0..group.order()).all(|g| group.perm(g)[c] as usize == c))
-            .filter(|_| !complement.is_empty())
-            .map(|c| c as u32);
+        let centre =
+            (0..cells).find(|&c| (0..group.order()).all(|g| group.perm(g)[c] as usize == c));
+        let orbit: Vec<u32> = match (moving, centre, puget.first()) {
+            (None, _, _) => Vec::new(),
+            (Some(_), Some(c), _) => vec![c as u32],
+            (Some(t), None, Some(&(first, _))) => {
+                let orbit: Vec<u32> = std::iter::once(first)
+                    .chain(puget.iter().filter(|p| p.0 == first).map(|p| p.1))
+                    .map(|c| c as u32)
+                    .collect();
+                let image = group.perm(t);
+                let closed = orbit.iter().all(|&c| orbit.contains(&image[c as usize]));
+                if closed {
+                    orbit
+                } else {
+                    Vec::new()
+                }
+            }
+            (Some(_), None, None) => Vec::new(),
+        };
         Classes {
             group,
             cells,
@@ -128,18 +152,32 @@ impl Classes {
             preimages,
             every_preimage,
             puget: puget.iter().map(|&(a, b)| (a as u32, b as u32)).collect(),
-            centre,
+            orbit,
         }
     }
 
-    /// The values the centre may take in the search (bit `i` for the `i`-th value):
-    /// those no greater than their complement.
+    /// The values a centre (a cell every element fixes) may take in the search (bit
+    /// `i` for the `i`-th value): those no greater than their complement.
     pub(super) fn centre_domain(&self) -> Option<(usize, u64)> {
-        let c = self.centre? as usize;
+        let &[c] = self.orbit.as_slice() else {
+            return None;
+        };
         let keep = (0..self.complement.len())
             .filter(|&i| i as u32 <= self.complement[i])
             .fold(0u64, |m, i| m | 1 << i);
-        Some((c, keep))
+        Some((c as usize, keep))
+    }
+
+    /// The bounds the static search may add: the value indices of the orbit's first
+    /// cell and of each other sum to at most `k - 1`.
+    pub(super) fn index_sums(&self) -> Vec<(usize, usize, u32)> {
+        let most = self.complement.len().saturating_sub(1) as u32;
+        let first = self.orbit.first().copied().unwrap_or(0) as usize;
+        self.orbit
+            .iter()
+            .skip(1)
+            .map(|&x| (first, x as usize, most))
+            .collect()
     }
 
     /// The size of the class of the solution whose cell `c` holds the `index(c)`-th
@@ -150,13 +188,22 @@ impl Classes {
         if self.complement.is_empty() {
             return Some(order);
         }
-        let t = &self.complement;
-        if let Some(c) = self.centre {
-            let v = index(c as usize);
-            if v < t[v as usize] {
-                return Some(order);
+        if let Some(&first) = self.orbit.first() {
+            let least = index(first as usize);
+            let most = self
+                .orbit
+                .iter()
+                .map(|&x| index(x as usize))
+                .max()
+                .unwrap_or(least);
+            let middle = self.complement.len() as u32 - 1;
+            match (least + most).cmp(&middle) {
+                std::cmp::Ordering::Less => return Some(order),
+                std::cmp::Ordering::Greater => return None,
+                std::cmp::Ordering::Equal => {}
             }
         }
+        let t = &self.complement;
         // The representative of `G0 t s`: the one image under the elements that move
         // values that satisfies Puget's constraints.
         for pre in self.preimages.chunks_exact(self.cells) {
@@ -164,8 +211,7 @@ impl Classes {
             if !self.puget.iter().all(|&(a, b)| at(a) < at(b)) {
                 continue;
             }
-            let first = self.centre.into_iter().chain(0..self.cells as u32);
-            for x in first {
+            for x in 0..self.cells as u32 {
                 let (mine, theirs) = (index(x as usize), at(x));
                 if mine != theirs {
                     return (mine < theirs).then_some(order);
@@ -525,6 +571,9 @@ impl SumsSolver {
             let mut model = model.clone();
             model.domains[cell] &= keep;
             restricted = Some(model);
+        }
+        if let Some(classes) = &classes {
+            prepared.index_sums = classes.index_sums();
         }
         let generated = match &model.generators {
             generators if generators.is_empty() || mode != Mode::Distinct => None,
