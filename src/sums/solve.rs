@@ -316,15 +316,11 @@ impl Selection {
     /// if they select `|G| / stated` images of every labelling tried: pseudo-random
     /// injective labellings, enough that constraints which are not one per class of a
     /// subgroup of that order show it.
-    pub(super) fn new(
-        classes: Classes,
-        less: &[(usize, usize)],
-        stated: u64,
-    ) -> Result<Selection, Classes> {
+    pub(super) fn new(classes: Classes, less: &[(usize, usize)], stated: u64) -> Option<Selection> {
         let elements = classes.group.order();
         let order = elements as u64;
         if less.is_empty() || stated == 0 || order % stated != 0 {
-            return Err(classes);
+            return None;
         }
         let mut preimages = Vec::with_capacity(elements * less.len());
         for g in 0..elements {
@@ -349,11 +345,7 @@ impl Selection {
                 * stated
                 == order
         });
-        if consistent {
-            Ok(selection)
-        } else {
-            Err(selection.classes)
-        }
+        consistent.then_some(selection)
     }
 
     /// Whether the image under element `g` of the solution whose cell `c` holds the
@@ -619,8 +611,8 @@ impl SumsSolver {
             }
             (Mode::Distinct, Some(classes), Some(stated)) => {
                 match Selection::new(classes, &stated.less, stated.group_order) {
-                    Ok(selection) => (Expand::Selected(selection), stated.group_order),
-                    Err(_) => {
+                    Some(selection) => (Expand::Selected(selection), stated.group_order),
+                    None => {
                         restricted = None;
                         stated_only(&mut prepared, stated)
                     }
@@ -774,13 +766,13 @@ mod tests {
         assert_eq!(group.cell_subgroup().order(), 8);
         let classes = || Classes::new(group.clone(), &model.values, &[]);
         let stated = model.symmetry.as_ref().unwrap();
-        assert!(Selection::new(classes(), &stated.less, 8).is_ok());
+        assert!(Selection::new(classes(), &stated.less, 8).is_some());
         // One constraint between two corners a reflection exchanges: one of each
         // pair of images, a class of 2, not of 8.
         let one = &stated.less[..1];
-        assert!(Selection::new(classes(), one, 2).is_ok());
-        assert!(Selection::new(classes(), one, 8).is_err());
-        assert!(Selection::new(classes(), &stated.less, 3).is_err());
+        assert!(Selection::new(classes(), one, 2).is_some());
+        assert!(Selection::new(classes(), one, 8).is_none());
+        assert!(Selection::new(classes(), &stated.less, 3).is_none());
     }
 
     #[test]

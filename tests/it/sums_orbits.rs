@@ -140,7 +140,6 @@ fn brute_force(model: &Model, order: &[usize]) -> BTreeSet<Vec<i64>> {
 fn lines_first(n: usize) -> Vec<usize> {
     let mut order = Vec::new();
     let cells = (0..n)
-        .map(|c| c)
         .chain((0..n).map(|r| r * n))
         .chain((0..n).map(|i| i * n + i))
         .chain((0..n).map(|i| i * n + n - 1 - i))
