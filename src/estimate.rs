@@ -245,14 +245,6 @@ impl Estimate {
         }
         line
     }
-
-    /// Every figure multiplied by `factor` where a solution found stands for that
-    /// many (number puzzles in distinct mode).
-    pub(crate) fn scale_total(mut self, factor: u64) -> Estimate {
-        self.total.mean *= factor as f64;
-        self.total.std_error *= factor as f64;
-        self
-    }
 }
 
 /// Running mean and variance (Welford).

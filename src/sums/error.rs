@@ -9,7 +9,7 @@ use super::model::MAX_VALUES;
 
 /// The statement keywords, for messages.
 const KEYWORDS: &str =
-    "name, values, cells, grid, boxes, distinct, domain, cage, symmetry or order";
+    "name, values, cells, grid, boxes, distinct, domain, cage, symmetry, generator or order";
 
 /// Why a `.sum` file could not be read or parsed.
 ///
@@ -273,6 +273,27 @@ pub enum SumsErrorKind {
         "symmetry group order {value}; expected a whole number of at least 1 (1: no symmetry)"
     )]
     GroupOrder { value: i64 },
+
+    #[error("cell '{name}' appears twice in one generator; expected each cell at most once")]
+    CellTwiceInGenerator { name: String },
+
+    #[error(
+        "'complement' maps v to {sum} - v, which does not map the value set {set} onto \
+         itself; expected values symmetric about their middle"
+    )]
+    NoComplement { sum: i128, set: String },
+
+    #[error(
+        "this generator does not map the model onto itself (an equation, distinct group, \
+         order constraint or domain has no image among the model's); expected a symmetry"
+    )]
+    NotASymmetry,
+
+    #[error(
+        "'generator:' and 'symmetry N:' both declare the group (the other is on line \
+         {other_line}); expected one of them"
+    )]
+    TwoGroups { other_line: usize },
 
     #[error(
         "duplicate '{keyword}' statement (the first is on line {first_line}); expected at \

@@ -36,7 +36,7 @@ mod render;
 mod solve;
 
 pub use error::{CellSource, SumsError, SumsErrorKind};
-pub use model::{Equation, Layout, Model, ModelError, Order, SymmetryBreak, MAX_VALUES};
+pub use model::{Equation, Generator, Layout, Model, ModelError, Order, SymmetryBreak, MAX_VALUES};
 pub use parse::{load, parse, parse_bytes};
 pub use render::rows;
 pub use solve::SumsSolver;

@@ -28,6 +28,10 @@ pub struct Model {
     pub less: Vec<(usize, usize)>,
     /// Symmetry-breaking constraints, applied only when solving up to symmetry.
     pub symmetry: Option<SymmetryBreak>,
+    /// Generators of the group whose classes distinct mode counts, when the file
+    /// declares one (`generator:` lines); empty otherwise. Each must map the model
+    /// onto itself. They take precedence over [`Model::symmetry`].
+    pub generators: Vec<Generator>,
     /// How the search picks the next cell.
     pub order: Order,
 }
@@ -50,6 +54,18 @@ pub struct SymmetryBreak {
     pub group_order: u64,
     /// `(a, b)`: value of `a` less than value of `b`.
     pub less: Vec<(usize, usize)>,
+}
+
+/// A symmetry of a model: a permutation of the cells, possibly with the complement of
+/// the values. It sends a solution `s` to `t` with `t[image[c]] = f(s[c])`, `f` the
+/// identity or, with `complement`, `v -> min + max - v` (the value set must be
+/// symmetric about its middle).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Generator {
+    /// The image of each cell.
+    pub image: Vec<usize>,
+    /// Whether the values are complemented.
+    pub complement: bool,
 }
 
 /// How the search picks the next cell to branch on.
@@ -138,6 +154,19 @@ pub enum ModelError {
     /// A symmetry declared with group order 0.
     #[error("the symmetry group order is 0; expected at least 1")]
     BadGroupOrder,
+    /// A generator that is not a permutation of the cells, or complements a value set
+    /// that is not symmetric.
+    #[error(
+        "generator {0} is not a permutation of the cells, or complements values not \
+         symmetric about their middle"
+    )]
+    BadGenerator(usize),
+    /// A generator that does not map the model onto itself.
+    #[error("generator {0} does not map the model's constraints onto themselves")]
+    NotASymmetry(usize),
+    /// Generators of a group too large to use.
+    #[error("the generators make a group of more than {0} elements")]
+    GroupTooLarge(usize),
     /// Boxes of a grid layout with no rows or columns.
     #[error("grid boxes must be at least 1 x 1")]
     EmptyBoxes,
@@ -220,6 +249,21 @@ impl Model {
         }
         if self.symmetry.as_ref().is_some_and(|s| s.group_order == 0) {
             return Err(ModelError::BadGroupOrder);
+        }
+        let symmetric = |v: &[i64]| {
+            v.iter().zip(v.iter().rev()).all(|(a, b)| {
+                i128::from(*a) + i128::from(*b) == i128::from(v[0]) + i128::from(v[v.len() - 1])
+            })
+        };
+        for (i, g) in self.generators.iter().enumerate() {
+            let mut seen = vec![false; n];
+            let permutes = g.image.len() == n
+                && g.image
+                    .iter()
+                    .all(|&c| c < n && !std::mem::replace(&mut seen[c], true));
+            if !permutes || (g.complement && !symmetric(&self.values)) {
+                return Err(ModelError::BadGenerator(i));
+            }
         }
         if let Order::Static(order) = &self.order {
             let mut seen = vec![false; n];

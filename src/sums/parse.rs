@@ -25,7 +25,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use super::error::{CellSource, SumsError, SumsErrorKind};
-use super::model::{Equation, Layout, Model, Order, SymmetryBreak, MAX_VALUES};
+use super::model::{Equation, Generator, Layout, Model, Order, SymmetryBreak, MAX_VALUES};
 use crate::text::words;
 use crate::text::ReadError;
 
@@ -33,8 +33,18 @@ use crate::text::ReadError;
 const RESERVED: [&str; 4] = ["all", "rows", "columns", "boxes"];
 
 /// Statement keywords; a keyword line without ':' gets a "missing ':'" message.
-const KEYWORDS: [&str; 10] = [
-    "name", "values", "cells", "grid", "boxes", "distinct", "domain", "cage", "symmetry", "order",
+const KEYWORDS: [&str; 11] = [
+    "name",
+    "values",
+    "cells",
+    "grid",
+    "boxes",
+    "distinct",
+    "domain",
+    "cage",
+    "symmetry",
+    "generator",
+    "order",
 ];
 
 /// The largest grid (and box) side.
@@ -449,6 +459,8 @@ struct Parser<'a> {
     equations: Vec<Equation>,
     less: Vec<(usize, usize)>,
     symmetry: Setting<SymmetryBreak>,
+    /// `generator:` lines: each generator and where its text starts.
+    generators: Vec<(Generator, Pos)>,
     order: Setting<OrderDecl>,
 }
 
@@ -471,6 +483,7 @@ impl<'a> Parser<'a> {
             equations: Vec::new(),
             less: Vec::new(),
             symmetry: None,
+            generators: Vec::new(),
             order: None,
         }
     }
@@ -572,7 +585,7 @@ impl<'a> Parser<'a> {
         };
         let value_column = colon + 1;
         match keyword {
-            "name" | "values" | "cells" | "grid" | "boxes" | "distinct" | "order" => {
+            "name" | "values" | "cells" | "grid" | "boxes" | "distinct" | "order" | "generator" => {
                 if let Some(&(word, column)) = head_words.get(1) {
                     let kind = SumsErrorKind::Unexpected {
                         found: word.into(),
@@ -603,6 +616,7 @@ impl<'a> Parser<'a> {
             "order" => self.order(at, value, value_column),
             "cage" => self.cage(arg, arg_column, value, value_column),
             "domain" => self.domain(arg, arg_column, value, value_column),
+            "generator" => self.generator(value, value_column),
             _ => self.symmetry(at, arg, arg_column, value, value_column),
         };
         r.map_err(|f| self.fail(f))
@@ -900,6 +914,110 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// `generator: (a b c) (d e) complement`: disjoint cycles of cells (each cell
+    /// goes to the next in its cycle, the last to the first; cells not named stay),
+    /// then optionally `complement`.
+    fn generator(&mut self, value: &str, value_column: usize) -> Result<(), Fail> {
+        if let Some((_, line)) = &self.symmetry {
+            return Err((
+                value_column - 1,
+                SumsErrorKind::TwoGroups { other_line: *line },
+            ));
+        }
+        const EXPECTED: &str = "cycles of cells in parentheses, as in '(a b c) (d e)', then \
+             optionally 'complement'";
+        const NEXT: &str = "'(' starting a cycle, 'complement' or the end of the line";
+        let mut tokens: Vec<(&str, usize)> = Vec::new();
+        for (word, column) in words(value, value_column, list_separator) {
+            // Parentheses stand alone or stick to names: "(a", "b)", "(a)(b".
+            let mut rest = word;
+            let mut at = column;
+            while !rest.is_empty() {
+                let cut = match rest.find(['(', ')']) {
+                    Some(0) => 1,
+                    Some(i) => i,
+                    None => rest.len(),
+                };
+                tokens.push((&rest[..cut], at));
+                at += rest[..cut].chars().count();
+                rest = &rest[cut..];
+            }
+        }
+        if tokens.is_empty() {
+            let kind = SumsErrorKind::MissingValue {
+                keyword: "generator:",
+                expected: EXPECTED,
+            };
+            return Err((value_column, kind));
+        }
+        let n = self.cells.len();
+        let mut image: Vec<usize> = (0..n).collect();
+        let mut named = vec![false; n];
+        let mut complement = false;
+        let mut i = 0;
+        while i < tokens.len() {
+            let (token, column) = tokens[i];
+            if complement {
+                let kind = SumsErrorKind::Unexpected {
+                    found: token.into(),
+                    expected: "the end of the line after 'complement'",
+                };
+                return Err((column, kind));
+            }
+            if token == "complement" {
+                complement = true;
+                i += 1;
+                continue;
+            }
+            if token != "(" {
+                let kind = SumsErrorKind::Unexpected {
+                    found: token.into(),
+                    expected: NEXT,
+                };
+                return Err((column, kind));
+            }
+            i += 1;
+            let mut cycle = Vec::new();
+            loop {
+                let Some(&(token, column)) = tokens.get(i) else {
+                    let kind = SumsErrorKind::UnexpectedEnd {
+                        expected: "a cell name or ')' closing the cycle",
+                    };
+                    return Err((value_column + value.chars().count(), kind));
+                };
+                i += 1;
+                if token == ")" {
+                    break;
+                }
+                if token == "(" {
+                    let kind = SumsErrorKind::Unexpected {
+                        found: token.into(),
+                        expected: "a cell name or ')' closing the cycle",
+                    };
+                    return Err((column, kind));
+                }
+                if !is_name(token) {
+                    return Err((column, SumsErrorKind::BadName { word: token.into() }));
+                }
+                let cell = self.cell(token, column)?;
+                if std::mem::replace(&mut named[cell], true) {
+                    let kind = SumsErrorKind::CellTwiceInGenerator { name: token.into() };
+                    return Err((column, kind));
+                }
+                cycle.push(cell);
+            }
+            for (k, &c) in cycle.iter().enumerate() {
+                image[c] = cycle[(k + 1) % cycle.len()];
+            }
+        }
+        let at = Pos {
+            line: self.line,
+            column: tokens[0].1,
+        };
+        self.generators.push((Generator { image, complement }, at));
+        Ok(())
+    }
+
     fn symmetry(
         &mut self,
         at: Pos,
@@ -909,6 +1027,14 @@ impl<'a> Parser<'a> {
         value_column: usize,
     ) -> Result<(), Fail> {
         Self::once(&self.symmetry, "symmetry", at.column)?;
+        if let Some((_, pos)) = self.generators.first() {
+            return Err((
+                at.column,
+                SumsErrorKind::TwoGroups {
+                    other_line: pos.line,
+                },
+            ));
+        }
         let toks = lex(arg, arg_column);
         if toks.is_empty() {
             let kind = SumsErrorKind::MissingArgument {
@@ -1253,7 +1379,22 @@ impl<'a> Parser<'a> {
             Some((OrderDecl::Static, _)) => Order::Planned,
             Some((OrderDecl::Cells(cells), _)) => Order::Static(cells.clone()),
         };
-        Ok(Model {
+        let symmetric = values.iter().zip(values.iter().rev()).all(|(a, b)| {
+            i128::from(*a) + i128::from(*b)
+                == i128::from(values[0]) + i128::from(values[values.len() - 1])
+        });
+        for (generator, pos) in &self.generators {
+            if generator.complement && !symmetric {
+                let kind = SumsErrorKind::NoComplement {
+                    sum: values.first().map_or(0, |&v| i128::from(v))
+                        + values.last().map_or(0, |&v| i128::from(v)),
+                    set: describe(values),
+                };
+                return Err(self.error(*pos, kind));
+            }
+        }
+        let (file, generators) = (self.file, self.generators);
+        let model = Model {
             name: self.name.map(|n| n.0),
             values: values.clone(),
             cells: self.cells,
@@ -1263,8 +1404,20 @@ impl<'a> Parser<'a> {
             equations: self.equations,
             less: self.less,
             symmetry: self.symmetry.map(|s| s.0),
+            generators: generators.iter().map(|g| g.0.clone()).collect(),
             order,
-        })
+        };
+        for (generator, pos) in &generators {
+            if !super::automorphisms::maps_onto_itself(&model, generator) {
+                return Err(SumsError::Parse {
+                    file: file.to_string(),
+                    line: pos.line,
+                    column: pos.column,
+                    kind: SumsErrorKind::NotASymmetry,
+                });
+            }
+        }
+        Ok(model)
     }
 }
 

@@ -52,6 +52,17 @@ enum CheckKind {
     Bounds { start: u32, end: u32 },
 }
 
+/// How an order constraint with an earlier step bounds a step's value index.
+#[derive(Clone, Copy, Debug)]
+enum Bound {
+    /// Less than the earlier step's.
+    Below,
+    /// Greater than the earlier step's.
+    Above,
+    /// At most this less the earlier step's (`Prepared::index_sums`).
+    SumAtMost(u32),
+}
+
 /// One step of the order.
 #[derive(Clone, Debug)]
 struct PlanStep {
@@ -74,7 +85,7 @@ pub(super) struct Plan {
     /// `(cell, coefficient, groups range)` of later cells for `Bounds` checks.
     later_cells: Vec<(u32, i64, (u32, u32))>,
     group_list: Vec<u32>,
-    step_order: Vec<(u32, bool)>,
+    step_order: Vec<(u32, Bound)>,
     targets: Vec<i64>,
     groups: usize,
     domains: Vec<u64>,
@@ -194,9 +205,16 @@ impl Plan {
             let os = step_order.len() as u32;
             for &(x, y) in less {
                 if x == c && position[y] < i {
-                    step_order.push((position[y] as u32, false));
+                    step_order.push((position[y] as u32, Bound::Below));
                 } else if y == c && position[x] < i {
-                    step_order.push((position[x] as u32, true));
+                    step_order.push((position[x] as u32, Bound::Above));
+                }
+            }
+            for &(x, y, most) in &prepared.index_sums {
+                if x == c && position[y] < i {
+                    step_order.push((position[y] as u32, Bound::SumAtMost(most)));
+                } else if y == c && position[x] < i {
+                    step_order.push((position[x] as u32, Bound::SumAtMost(most)));
                 }
             }
             steps.push(PlanStep {
@@ -247,14 +265,13 @@ impl Plan {
         for &g in &self.step_groups[step.groups.0 as usize..step.groups.1 as usize] {
             cand &= st.free[g as usize];
         }
-        for &(earlier, greater) in &self.step_order[step.order.0 as usize..step.order.1 as usize] {
+        for &(earlier, bound) in &self.step_order[step.order.0 as usize..step.order.1 as usize] {
             let bit = st.chosen[earlier as usize] as usize;
-            cand &= if greater {
-                !bit_range(0, bit)
-            } else if bit == 0 {
-                0
-            } else {
-                bit_range(0, bit - 1)
+            cand &= match bound {
+                Bound::Above => !bit_range(0, bit),
+                Bound::Below if bit == 0 => 0,
+                Bound::Below => bit_range(0, bit - 1),
+                Bound::SumAtMost(most) => bits_to(i64::from(most) - bit as i64),
             };
         }
         for check in &self.checks[step.checks.0 as usize..step.checks.1 as usize] {

@@ -155,6 +155,10 @@ pub(super) struct Prepared {
     /// The model's equations.
     pub(super) equations: Vec<(Vec<(usize, i64)>, i64)>,
     pub(super) less: Vec<(usize, usize)>,
+    /// `(a, b, most)`: the value indices of cells `a` and `b` sum to at most `most`.
+    /// Symmetry breaking only (`super::solve::Classes`); the static search prunes with
+    /// them, the propagating search may ignore them.
+    pub(super) index_sums: Vec<(usize, usize, u32)>,
 }
 
 impl Prepared {
@@ -187,6 +191,7 @@ impl Prepared {
                 .map(|e| (e.terms.clone(), e.target))
                 .collect(),
             less: model.less.iter().chain(extra_less).copied().collect(),
+            index_sums: Vec::new(),
         }
     }
 

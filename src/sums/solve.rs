@@ -29,8 +29,8 @@
 
 use std::ops::ControlFlow;
 
-use super::automorphisms::{automorphisms, injective};
-use super::model::{Model, ModelError, Order};
+use super::automorphisms::{automorphisms, injective, maps_onto_itself, MAX_GROUP};
+use super::model::{Model, ModelError, Order, SymmetryBreak};
 use super::plan::{planned_order, Plan};
 use super::prepare::{Prepared, Values};
 use super::propagate::Engine;
@@ -52,87 +52,413 @@ pub(super) fn split_for(threads: usize) -> Split {
 
 /// What one solution found stands for.
 pub(super) enum Expand {
-    /// Itself alone.
+    /// Itself alone (all mode).
     Itself,
-    /// Its class under these automorphisms, written out whole (all mode).
-    Images(Group),
+    /// A class of this many solutions, itself its representative (distinct mode with
+    /// the file's constraints added to the search).
+    Class(u64),
+    /// Its class under the automorphisms, written out whole (all mode).
+    Images(Classes),
+    /// Its class under the automorphisms (distinct mode without a stated group).
+    Classes(Classes),
     /// The images under the automorphisms that satisfy the file's symmetry
     /// constraints: one per class of the file's group (distinct mode).
     Selected(Selection),
+    /// The classes of the group the file declares by generators (distinct mode).
+    Declared(Declared),
 }
 
-/// The automorphisms `G` of a model whose solutions take distinct values, and the
-/// order constraints of the group `H` its file states: each `G`-class of solutions
-/// holds `|G| / |H|` `H`-classes, and exactly one member of each satisfies the
-/// constraints. So one solution per `G`-class, found with `G`'s own (stronger)
-/// constraints, gives the file's distinct solutions by trying its `|G|` images.
-pub(super) struct Selection {
+/// One solution per class of the automorphisms `G` of a model whose solutions take
+/// distinct values, and the size of each class.
+///
+/// The elements `G0` that move cells only act freely on such solutions, and Puget's
+/// constraints (added to the search) keep one of each `G0`-class. When `G` also
+/// holds the complement `t` (`G = G0 ∪ t G0`, as every element that moves values
+/// moves them the same way), the `G`-class of `s` is `G0 s ∪ G0 t s`: two
+/// `G0`-classes, or one when `t s` is in `G0 s` (an associative square is its own
+/// complement turned half round). Of the two representatives the search keeps one:
+/// take the `G0`-orbit `O` of cells of the first cell Puget's constraints make least
+/// (or a cell every element fixes, the 5x5 centre), when `t` maps `O` onto itself; the
+/// sum `f` of the value indices of the least and greatest values on `O` is the same
+/// for every member of a `G0`-class, and `f' = 2 (k - 1) - f` for the other class (`k`
+/// values). The class with `f < k - 1` is kept; when `f = k - 1` for both, the
+/// representative less cell by cell. The class's size is `|G|`, or `|G| / 2` when the
+/// two representatives are the same solution (orbit-stabilizer: the stabilizer has two
+/// elements then, one otherwise). So the search may drop every solution with
+/// `f > k - 1`: a centre is given only the values `v <= t(v)`, and the static search
+/// bounds the first cell's index plus each other cell's of `O` by `k - 1`; about half
+/// the tree.
+pub(super) struct Classes {
     group: Group,
+    cells: usize,
+    /// The model's values, to write images out.
+    values: Vec<i64>,
+    /// The value map `t` of the elements that move values, on value indices (empty
+    /// when none does).
+    complement: Vec<u32>,
+    /// For each element that moves values, the preimage of each cell, `cells` apart.
+    preimages: Vec<u32>,
+    /// The same for every element.
+    every_preimage: Vec<u32>,
+    /// `G0`'s Puget constraints.
+    puget: Vec<(u32, u32)>,
+    /// The orbit `O` (its least cell first) that compares the two classes, when `G`
+    /// moves values.
+    orbit: Vec<u32>,
+}
+
+impl Classes {
+    /// The classes of `group`, searched with `puget` (`G0`'s Puget constraints).
+    pub(super) fn new(group: Group, values: &[i64], puget: &[(usize, usize)]) -> Classes {
+        let cells = group.perm(0).len();
+        let mut complement = Vec::new();
+        let mut preimages = Vec::new();
+        let mut every_preimage = Vec::new();
+        let mut moving = None;
+        for g in 0..group.order() {
+            let inverse = inverse(group.perm(g));
+            if let Some(map) = group.label_perm(g) {
+                complement = map.clone();
+                preimages.extend_from_slice(&inverse);
+                moving.get_or_insert(g);
+            }
+            every_preimage.extend(inverse);
+        }
+        let centre =
+            (0..cells).find(|&c| (0..group.order()).all(|g| group.perm(g)[c] as usize == c));
+        let orbit: Vec<u32> = match (moving, centre, puget.first()) {
+            (None, _, _) => Vec::new(),
+            (Some(_), Some(c), _) => vec![c as u32],
+            (Some(t), None, Some(&(first, _))) => {
+                let orbit: Vec<u32> = std::iter::once(first)
+                    .chain(puget.iter().filter(|p| p.0 == first).map(|p| p.1))
+                    .map(|c| c as u32)
+                    .collect();
+                let image = group.perm(t);
+                let closed = orbit.iter().all(|&c| orbit.contains(&image[c as usize]));
+                if closed {
+                    orbit
+                } else {
+                    Vec::new()
+                }
+            }
+            (Some(_), None, None) => Vec::new(),
+        };
+        Classes {
+            group,
+            cells,
+            values: values.to_vec(),
+            complement,
+            preimages,
+            every_preimage,
+            puget: puget.iter().map(|&(a, b)| (a as u32, b as u32)).collect(),
+            orbit,
+        }
+    }
+
+    /// The values a centre (a cell every element fixes) may take in the search (bit
+    /// `i` for the `i`-th value): those no greater than their complement.
+    pub(super) fn centre_domain(&self) -> Option<(usize, u64)> {
+        let &[c] = self.orbit.as_slice() else {
+            return None;
+        };
+        let keep = (0..self.complement.len())
+            .filter(|&i| i as u32 <= self.complement[i])
+            .fold(0u64, |m, i| m | 1 << i);
+        Some((c as usize, keep))
+    }
+
+    /// The bounds the static search may add: the value indices of the orbit's first
+    /// cell and of each other sum to at most `k - 1`.
+    pub(super) fn index_sums(&self) -> Vec<(usize, usize, u32)> {
+        let most = self.complement.len().saturating_sub(1) as u32;
+        let first = self.orbit.first().copied().unwrap_or(0) as usize;
+        self.orbit
+            .iter()
+            .skip(1)
+            .map(|&x| (first, x as usize, most))
+            .collect()
+    }
+
+    /// The size of the class of the solution whose cell `c` holds the `index(c)`-th
+    /// value, or `None` when the search finds its class from the other representative.
+    #[inline]
+    fn size(&self, index: &impl Fn(usize) -> u32) -> Option<u64> {
+        let order = self.group.order() as u64;
+        if self.complement.is_empty() {
+            return Some(order);
+        }
+        if let Some(&first) = self.orbit.first() {
+            let least = index(first as usize);
+            let most = self
+                .orbit
+                .iter()
+                .map(|&x| index(x as usize))
+                .max()
+                .unwrap_or(least);
+            let middle = self.complement.len() as u32 - 1;
+            match (least + most).cmp(&middle) {
+                std::cmp::Ordering::Less => return Some(order),
+                std::cmp::Ordering::Greater => return None,
+                std::cmp::Ordering::Equal => {}
+            }
+        }
+        let t = &self.complement;
+        // The representative of `G0 t s`: the one image under the elements that move
+        // values that satisfies Puget's constraints.
+        for pre in self.preimages.chunks_exact(self.cells) {
+            let at = |x: u32| t[index(pre[x as usize] as usize) as usize];
+            if !self.puget.iter().all(|&(a, b)| at(a) < at(b)) {
+                continue;
+            }
+            for x in 0..self.cells as u32 {
+                let (mine, theirs) = (index(x as usize), at(x));
+                if mine != theirs {
+                    return (mine < theirs).then_some(order);
+                }
+            }
+            return Some(order / 2);
+        }
+        unreachable!("Puget's constraints keep one image of every class")
+    }
+
+    /// The value index at cell `c` of the image under element `g` of the solution
+    /// whose cell `x` holds the `index(x)`-th value.
+    #[inline]
+    fn image_index(&self, g: usize, index: &impl Fn(usize) -> u32, c: usize) -> u32 {
+        let i = index(self.every_preimage[g * self.cells + c] as usize);
+        match self.group.label_perm(g) {
+            Some(t) => t[i as usize],
+            None => i,
+        }
+    }
+
+    /// Whether every element of `other` is an element of this group.
+    fn contains(&self, other: &Group) -> bool {
+        (0..other.order()).all(|h| {
+            (0..self.group.order()).any(|g| {
+                self.group.perm(g) == other.perm(h)
+                    && self.group.label_perm(g) == other.label_perm(h)
+            })
+        })
+    }
+
+    /// The image of the solution (value indices `index`) under element `g`.
+    fn image(&self, g: usize, index: &impl Fn(usize) -> u32) -> Vec<i64> {
+        let indices: Vec<u32> = (0..self.cells).map(index).collect();
+        let moved = self.group.move_indices(g, &indices);
+        moved.iter().map(|&i| self.values[i as usize]).collect()
+    }
+
+    /// The elements whose images are the class of a solution whose class has `size`
+    /// members, each once: all of them, or when two elements give each image, those
+    /// that move cells only.
+    fn spanning(&self, size: u64) -> impl Iterator<Item = usize> + '_ {
+        let all = size == self.group.order() as u64;
+        (0..self.group.order()).filter(move |&g| all || self.group.label_perm(g).is_none())
+    }
+}
+
+/// Puget's constraints for the elements of `group` that move cells only, along
+/// `sequence`; or, when the file's own symmetry constraints are exactly Puget's for
+/// those elements along some sequence (so just as exact), the file's, which encode its
+/// author's choice of cells (for the magic hexagon they prune a third more).
+fn puget(model: &Model, group: &Group, sequence: &[usize]) -> Vec<(usize, usize)> {
+    let less = group.breaking_constraints(sequence);
+    let Some(stated) = model.symmetry.as_ref() else {
+        return less;
+    };
+    let mut firsts: Vec<usize> = Vec::new();
+    for &(a, _) in &stated.less {
+        if !firsts.contains(&a) {
+            firsts.push(a);
+        }
+    }
+    let rest = sequence.iter().copied().filter(|c| !firsts.contains(c));
+    let along: Vec<usize> = firsts.iter().copied().chain(rest).collect();
+    let theirs = group.breaking_constraints(&along);
+    let as_set =
+        |v: &[(usize, usize)]| v.iter().copied().collect::<std::collections::BTreeSet<_>>();
+    if as_set(&theirs) == as_set(&stated.less) {
+        theirs
+    } else {
+        less
+    }
+}
+
+/// The preimage of each index under `perm`.
+fn inverse(perm: &[u32]) -> Vec<u32> {
+    let mut inverse = vec![0u32; perm.len()];
+    for (c, &to) in perm.iter().enumerate() {
+        inverse[to as usize] = c as u32;
+    }
+    inverse
+}
+
+/// The classes of the automorphisms `G` of a model whose solutions take distinct
+/// values, and the order constraints of the group `H` its file states: each `G`-class
+/// of solutions holds `|G s| / |H|` `H`-classes, and exactly one member of each
+/// satisfies the constraints. So one solution per `G`-class, found with `G`'s own
+/// (stronger) constraints, gives the file's distinct solutions by trying its images.
+pub(super) struct Selection {
+    classes: Classes,
     /// Per element `g`, per constraint `(a, b)`: the cells whose values the image
     /// puts at `a` and `b` (the preimages), so that the image satisfies the
-    /// constraint when the value at the first is less.
+    /// constraint when the value at the first maps to the lesser.
     preimages: Vec<(u32, u32)>,
     constraints: usize,
+    /// The order of `H`: each of its classes has this many solutions.
+    stated: u64,
 }
 
 impl Selection {
-    /// The selection of `group` by the stated constraints `less` of a group of order
-    /// `stated`, if they select `|G| / stated` images of every labelling tried:
-    /// pseudo-random injective labellings, enough that constraints which are not one
-    /// per class of a subgroup of that order show it.
-    pub(super) fn new(group: &Group, less: &[(usize, usize)], stated: u64) -> Option<Selection> {
-        let order = group.order() as u64;
+    /// The selection by the stated constraints `less` of a group of order `stated`,
+    /// if they select `|G| / stated` images of every labelling tried: pseudo-random
+    /// injective labellings, enough that constraints which are not one per class of a
+    /// subgroup of that order show it.
+    pub(super) fn new(classes: Classes, less: &[(usize, usize)], stated: u64) -> Option<Selection> {
+        let elements = classes.group.order();
+        let order = elements as u64;
         if less.is_empty() || stated == 0 || order % stated != 0 {
             return None;
         }
-        let cells = group.perm(0).len();
-        let mut preimages = Vec::with_capacity(group.order() * less.len());
-        for g in 0..group.order() {
-            let mut inverse = vec![0u32; cells];
-            for (c, &to) in group.perm(g).iter().enumerate() {
-                inverse[to as usize] = c as u32;
-            }
+        let mut preimages = Vec::with_capacity(elements * less.len());
+        for g in 0..elements {
+            let inverse = inverse(classes.group.perm(g));
             preimages.extend(less.iter().map(|&(a, b)| (inverse[a], inverse[b])));
         }
         let selection = Selection {
-            group: group.clone(),
             preimages,
             constraints: less.len(),
+            stated,
+            classes,
         };
         let mut rng = fastrand::Rng::with_seed(0x5e1ec7);
-        let mut labels: Vec<u32> = (0..cells as u32).collect();
+        let cells = selection.classes.cells;
+        let mut labels: Vec<u32> = (0..selection.classes.values.len().max(cells) as u32).collect();
         let consistent = (0..64).all(|_| {
             rng.shuffle(&mut labels);
-            selection.count(|c| labels[c]) * stated == order
+            let index = |c: usize| labels[c];
+            (0..elements)
+                .filter(|&g| selection.satisfied(g, &index))
+                .count() as u64
+                * stated
+                == order
         });
         consistent.then_some(selection)
     }
 
-    /// How many images of the solution whose cell `c` holds the `index(c)`-th value
-    /// satisfy the constraints.
+    /// Whether the image under element `g` of the solution whose cell `c` holds the
+    /// `index(c)`-th value satisfies the constraints.
     #[inline]
-    fn count(&self, index: impl Fn(usize) -> u32) -> u64 {
-        self.preimages
-            .chunks_exact(self.constraints)
-            .filter(|pairs| {
-                pairs
-                    .iter()
-                    .all(|&(a, b)| index(a as usize) < index(b as usize))
-            })
-            .count() as u64
+    fn satisfied(&self, g: usize, index: &impl Fn(usize) -> u32) -> bool {
+        let pairs = &self.preimages[g * self.constraints..(g + 1) * self.constraints];
+        match self.classes.group.label_perm(g) {
+            None => pairs
+                .iter()
+                .all(|&(a, b)| index(a as usize) < index(b as usize)),
+            Some(t) => pairs
+                .iter()
+                .all(|&(a, b)| t[index(a as usize) as usize] < t[index(b as usize) as usize]),
+        }
+    }
+}
+
+/// The group `H` a file declares by generators. The search finds one solution per
+/// class of the automorphisms `G` when `H` is a subgroup of `G` (each `G`-class is a
+/// union of `H`-classes: its members are tried), and every solution otherwise. A
+/// member `x` is reported when it is the least of its `H`-orbit (comparing value
+/// indices cell by cell), as a class of `|H| / |stabilizer of x in H|` solutions.
+pub(super) struct Declared {
+    classes: Option<Classes>,
+    cells: usize,
+    /// `H`'s elements: the preimage of each cell, `cells` apart.
+    preimages: Vec<u32>,
+    /// Per element, whether it complements the values, and the complement of value
+    /// indices.
+    complements: Vec<bool>,
+    complement: Vec<u32>,
+    order: u64,
+}
+
+impl Declared {
+    /// The classes of `h`, searched through `classes` when `h` is a subgroup of its
+    /// group, from every solution otherwise; `values` is the number of values.
+    pub(super) fn new(classes: Option<Classes>, h: &Group, values: usize) -> Declared {
+        let cells = h.perm(0).len();
+        let classes = classes.filter(|c| c.contains(h));
+        let mut preimages = Vec::with_capacity(h.order() * cells);
+        for g in 0..h.order() {
+            preimages.extend(inverse(h.perm(g)));
+        }
+        Declared {
+            classes,
+            cells,
+            preimages,
+            complements: (0..h.order()).map(|g| h.label_perm(g).is_some()).collect(),
+            complement: (0..values as u32).rev().collect(),
+            order: h.order() as u64,
+        }
     }
 
-    /// The images of `values` that satisfy the constraints, in element order.
-    fn selected<'a>(&'a self, values: &'a [i64]) -> impl Iterator<Item = Vec<i64>> + 'a {
-        self.preimages
-            .chunks_exact(self.constraints)
-            .enumerate()
-            .filter(|(_, pairs)| {
-                pairs
-                    .iter()
-                    .all(|&(a, b)| values[a as usize] < values[b as usize])
-            })
-            .map(|(g, _)| self.group.move_labels(g, values, 0))
+    /// Whether the search finds one solution per class of the automorphisms.
+    pub(super) fn uses_classes(&self) -> bool {
+        self.classes.is_some()
+    }
+
+    /// The size of the `H`-class of the labelling `x` (value index per cell) if `x`
+    /// is the least of it, else `None`.
+    #[inline]
+    fn size(&self, x: &impl Fn(usize) -> u32) -> Option<u64> {
+        let mut fixing = 0;
+        for (pre, &complements) in self
+            .preimages
+            .chunks_exact(self.cells)
+            .zip(&self.complements)
+        {
+            let moved = |c: usize| {
+                let i = x(pre[c] as usize);
+                if complements {
+                    self.complement[i as usize]
+                } else {
+                    i
+                }
+            };
+            match (0..self.cells)
+                .map(|c| moved(c).cmp(&x(c)))
+                .find(|o| o.is_ne())
+            {
+                Some(std::cmp::Ordering::Less) => return None,
+                Some(_) => {}
+                None => fixing += 1,
+            }
+        }
+        Some(self.order / fixing)
+    }
+
+    /// Reports the `H`-classes of the solution found.
+    #[inline]
+    fn report(
+        &self,
+        sink: &mut Sink<'_, Vec<i64>>,
+        values: impl FnOnce() -> Vec<i64>,
+        index: impl Fn(usize) -> u32,
+    ) -> ControlFlow<()> {
+        let Some(classes) = &self.classes else {
+            return match self.size(&index) {
+                Some(size) => sink.found_class(size, values),
+                None => ControlFlow::Continue(()),
+            };
+        };
+        let Some(size) = classes.size(&index) else {
+            return ControlFlow::Continue(());
+        };
+        for g in classes.spanning(size) {
+            if let Some(size) = self.size(&|c| classes.image_index(g, &index, c)) {
+                sink.found_class(size, || classes.image(g, &index))?;
+            }
+        }
+        ControlFlow::Continue(())
     }
 }
 
@@ -147,13 +473,30 @@ pub(super) fn report(
 ) -> ControlFlow<()> {
     match expand {
         Expand::Itself => sink.found(1, |out| out.push(values())),
-        Expand::Images(group) => sink.found(group.order() as u64, |out| {
-            let values = values();
-            out.extend((0..group.order()).map(|g| group.move_labels(g, &values, 0)));
-        }),
-        Expand::Selected(selection) => sink.found(selection.count(index), |out| {
-            out.extend(selection.selected(&values()));
-        }),
+        Expand::Class(size) => sink.found_class(*size, values),
+        Expand::Images(classes) => match classes.size(&index) {
+            None => ControlFlow::Continue(()),
+            Some(size) => sink.found(size, |out| {
+                out.extend(classes.spanning(size).map(|g| classes.image(g, &index)));
+            }),
+        },
+        Expand::Classes(classes) => match classes.size(&index) {
+            None => ControlFlow::Continue(()),
+            Some(size) => sink.found_class(size, values),
+        },
+        Expand::Declared(declared) => declared.report(sink, values, index),
+        Expand::Selected(selection) => {
+            let classes = &selection.classes;
+            let Some(size) = classes.size(&index) else {
+                return ControlFlow::Continue(());
+            };
+            for g in classes.spanning(size) {
+                if selection.satisfied(g, &index) {
+                    sink.found_class(selection.stated, || classes.image(g, &index))?;
+                }
+            }
+            ControlFlow::Continue(())
+        }
     }
 }
 
@@ -206,52 +549,84 @@ impl SumsSolver {
         } else {
             None
         };
-        let (expand, group_order, classes) = match (mode, group, declared) {
-            (Mode::All, Some(g), _) => (Expand::Images(g.clone()), 1, Some(g)),
-            (Mode::Distinct, Some(g), None) => (Expand::Itself, g.order() as u64, Some(g)),
-            (Mode::Distinct, Some(g), Some(stated)) => {
-                match Selection::new(&g, &stated.less, stated.group_order) {
-                    Some(selection) => (Expand::Selected(selection), stated.group_order, Some(g)),
-                    None => {
-                        prepared = Prepared::new(model, &values, &stated.less);
-                        (Expand::Itself, stated.group_order, None)
-                    }
-                }
-            }
-            (Mode::Distinct, None, Some(stated)) => {
-                prepared = Prepared::new(model, &values, &stated.less);
-                (Expand::Itself, stated.group_order, None)
-            }
-            (_, None, _) => (Expand::Itself, 1, None),
-        };
-        if let Some(group) = &classes {
-            let sequence: Vec<usize> = order
-                .clone()
-                .unwrap_or_else(|| (0..model.cells.len()).collect());
-            let mut less = group.breaking_constraints(&sequence);
-            // The file's own symmetry constraints, when they are exactly Puget's for this
-            // group along some sequence (so just as exact), encode its author's choice of
-            // cells; for the magic hexagon they prune a third more.
-            if let Some(stated) = model.symmetry.as_ref() {
-                let mut firsts: Vec<usize> = Vec::new();
-                for &(a, _) in &stated.less {
-                    if !firsts.contains(&a) {
-                        firsts.push(a);
-                    }
-                }
-                let rest = sequence.iter().copied().filter(|c| !firsts.contains(c));
-                let along: Vec<usize> = firsts.iter().copied().chain(rest).collect();
-                let theirs = group.breaking_constraints(&along);
-                let as_set = |v: &[(usize, usize)]| {
-                    v.iter().copied().collect::<std::collections::BTreeSet<_>>()
-                };
-                if as_set(&theirs) == as_set(&stated.less) {
-                    less = theirs;
-                }
-            }
-            prepared.less.extend(less);
+        let sequence: Vec<usize> = order
+            .clone()
+            .unwrap_or_else(|| (0..model.cells.len()).collect());
+        let classes = group.map(|group| {
+            let puget = puget(model, &group, &sequence);
+            prepared.less.extend(&puget);
+            Classes::new(group, &model.values, &puget)
+        });
+        let automorphisms = classes.as_ref().map_or(1, |c| c.group.order());
+        let mut restricted = None;
+        if let Some((cell, keep)) = classes.as_ref().and_then(Classes::centre_domain) {
+            let mut model = model.clone();
+            model.domains[cell] &= keep;
+            restricted = Some(model);
         }
-        let automorphisms = classes.as_ref().map_or(1, Group::order);
+        if let Some(classes) = &classes {
+            prepared.index_sums = classes.index_sums();
+        }
+        let generated = match &model.generators {
+            generators if generators.is_empty() || mode != Mode::Distinct => None,
+            generators => {
+                let generators: Vec<_> = generators
+                    .iter()
+                    .map(|g| {
+                        let cells = g.image.iter().map(|&c| c as u32).collect();
+                        let k = model.values.len() as u32;
+                        (cells, g.complement.then(|| (0..k).rev().collect()))
+                    })
+                    .collect();
+                let cells = model.cells.len();
+                let h = Group::generated(cells, model.values.len(), &generators, MAX_GROUP)
+                    .ok_or(ModelError::GroupTooLarge(MAX_GROUP))?;
+                Some(h)
+            }
+        };
+        if let Some(i) = (0..model.generators.len())
+            .find(|&i| mode == Mode::Distinct && !maps_onto_itself(model, &model.generators[i]))
+        {
+            return Err(ModelError::NotASymmetry(i));
+        }
+        let stated_only = |prepared: &mut Prepared, stated: &SymmetryBreak| {
+            *prepared = Prepared::new(model, &values, &stated.less);
+            (Expand::Class(stated.group_order), stated.group_order)
+        };
+        let (expand, group_order) = match (mode, classes, declared) {
+            (Mode::Distinct, classes, _) if generated.is_some() => {
+                let h = generated.as_ref().expect("a declared group");
+                let declared = Declared::new(classes, h, model.values.len());
+                if !declared.uses_classes() {
+                    prepared = Prepared::new(model, &values, &[]);
+                    restricted = None;
+                }
+                (Expand::Declared(declared), h.order() as u64)
+            }
+            (Mode::All, Some(classes), _) => (Expand::Images(classes), 1),
+            (Mode::All, None, _) => (Expand::Itself, 1),
+            (Mode::Distinct, Some(classes), None) => {
+                let order = classes.group.order() as u64;
+                (Expand::Classes(classes), order)
+            }
+            (Mode::Distinct, Some(classes), Some(stated)) => {
+                match Selection::new(classes, &stated.less, stated.group_order) {
+                    Some(selection) => (Expand::Selected(selection), stated.group_order),
+                    None => {
+                        restricted = None;
+                        stated_only(&mut prepared, stated)
+                    }
+                }
+            }
+            (Mode::Distinct, None, Some(stated)) => stated_only(&mut prepared, stated),
+            (Mode::Distinct, None, None) => (Expand::Class(1), 1),
+        };
+        let automorphisms = match &expand {
+            Expand::Class(_) => 1,
+            Expand::Declared(declared) if !declared.uses_classes() => 1,
+            _ => automorphisms,
+        };
+        let model = restricted.as_ref().unwrap_or(model);
         let kernel = match &order {
             None => Kernel::Engine(Engine::new(model, &prepared, expand)),
             Some(order) => Kernel::Plan(Plan::new(model, order, &prepared, expand)),
@@ -313,24 +688,22 @@ impl SumsSolver {
     /// Knuth's estimate of the search [`SumsSolver::count`] runs: its nodes and
     /// solutions, with their spread, and the node rate (see [`crate::estimate`]).
     pub fn estimate(&self, options: &EstimateOptions) -> Estimate {
-        let estimate = match &self.kernel {
+        match &self.kernel {
             Kernel::Plan(plan) => estimate::estimate(plan, options),
             Kernel::Engine(engine) => estimate::estimate(engine, options),
             Kernel::Unsatisfiable => estimate::estimate(&Unsatisfiable, options),
-        };
-        estimate.scale_total(self.group_order)
+        }
     }
 
     /// [`crate::estimate::exhaust`] of the search [`SumsSolver::count`] runs (the
     /// total as a run reports it).
     #[cfg(test)]
     pub(crate) fn exhaust(&self) -> (u64, u64, u64) {
-        let (nodes, solutions, _) = match &self.kernel {
+        match &self.kernel {
             Kernel::Plan(plan) => estimate::exhaust(plan),
             Kernel::Engine(engine) => estimate::exhaust(engine),
             Kernel::Unsatisfiable => estimate::exhaust(&Unsatisfiable),
-        };
-        (nodes, solutions, solutions * self.group_order)
+        }
     }
 
     fn run(
@@ -340,23 +713,13 @@ impl SumsSolver {
         each: impl FnMut(Vec<i64>) -> ControlFlow<()>,
         observe: &mut dyn FnMut(&Progress),
     ) -> Summary {
-        // Each solution found stands for `group_order` (in distinct mode).
-        let order = self.group_order;
-        let observe = &mut |p: &Progress| {
-            observe(&Progress {
-                total: p.solutions * order,
-                ..*p
-            })
-        };
-        let mut summary = match &self.kernel {
+        match &self.kernel {
             Kernel::Plan(plan) => driver::run_observed(plan, options, keep, each, observe),
             Kernel::Engine(engine) => driver::run_observed(engine, options, keep, each, observe),
             Kernel::Unsatisfiable => {
                 driver::run_observed(&Unsatisfiable, options, keep, each, observe)
             }
-        };
-        summary.total = summary.solutions * self.group_order;
-        summary
+        }
     }
 }
 
@@ -387,7 +750,7 @@ impl Search for Unsatisfiable {
 
 #[cfg(test)]
 mod tests {
-    use super::{automorphisms, Selection, SumsSolver};
+    use super::{automorphisms, Classes, Selection, SumsSolver};
     use crate::sums::builtin::magic_square;
     use crate::sums::prepare::{Prepared, Values};
     use crate::tests::counted;
@@ -398,15 +761,18 @@ mod tests {
         let model = magic_square(3).unwrap();
         let prepared = Prepared::new(&model, &Values::new(&model.values), &[]);
         let group = automorphisms(&model, &prepared).unwrap();
-        assert_eq!(group.order(), 8);
+        // The square's 8, each alone and with the complement.
+        assert_eq!(group.order(), 16);
+        assert_eq!(group.cell_subgroup().order(), 8);
+        let classes = || Classes::new(group.clone(), &model.values, &[]);
         let stated = model.symmetry.as_ref().unwrap();
-        assert!(Selection::new(&group, &stated.less, 8).is_some());
+        assert!(Selection::new(classes(), &stated.less, 8).is_some());
         // One constraint between two corners a reflection exchanges: one of each
         // pair of images, a class of 2, not of 8.
         let one = &stated.less[..1];
-        assert!(Selection::new(&group, one, 2).is_some());
-        assert!(Selection::new(&group, one, 8).is_none());
-        assert!(Selection::new(&group, &stated.less, 3).is_none());
+        assert!(Selection::new(classes(), one, 2).is_some());
+        assert!(Selection::new(classes(), one, 8).is_none());
+        assert!(Selection::new(classes(), &stated.less, 3).is_none());
     }
 
     #[test]
@@ -420,7 +786,7 @@ mod tests {
             let found = distinct.count(&counted());
             assert_eq!(found.nodes, all.nodes, "order {n}");
             assert_eq!(found.total, all.total);
-            assert_eq!(found.solutions * 8, all.total);
+            assert_eq!(found.total, all.total);
             assert_eq!(distinct.symmetries(), 8);
         }
     }
@@ -431,7 +797,9 @@ mod tests {
         model.symmetry = None;
         let solver = SumsSolver::new(&model, Mode::Distinct).unwrap();
         let found = solver.count(&counted());
+        // The Lo Shu is its own complement turned half round: one class of 8 under
+        // the 16 automorphisms.
         assert_eq!((found.solutions, found.total), (1, 8));
-        assert_eq!((solver.symmetries(), solver.automorphisms()), (8, 8));
+        assert_eq!((solver.symmetries(), solver.automorphisms()), (16, 16));
     }
 }

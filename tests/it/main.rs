@@ -20,4 +20,5 @@ mod solve_cli;
 mod sums;
 mod sums_cli;
 mod sums_engines;
+mod sums_orbits;
 mod sums_parse;

@@ -1076,7 +1076,8 @@ fn classes_of_automorphisms_expand_to_exactly_the_solutions() {
     ] {
         model.order = order.clone();
         let out = all(&model, false);
-        assert_eq!(out.automorphisms, 72, "{order:?}");
+        // The 72 cell maps, each alone and with the complement v -> 10 - v.
+        assert_eq!(out.automorphisms, 144, "{order:?}");
         let found: BTreeSet<Vec<i64>> = out.solutions.iter().cloned().collect();
         assert_eq!(
             found.len(),
@@ -1091,16 +1092,18 @@ fn classes_of_automorphisms_expand_to_exactly_the_solutions() {
     assert_eq!((out.count, out.automorphisms), (3, 1));
 }
 
-/// The automorphism groups the solver finds for the shipped figures: the hexagon's 12;
-/// for the magic squares of order 4 and 5, the square's 8 times the 4 maps that swap
-/// rows and columns symmetrically about the centre; none for the killers.
+/// The automorphism groups the solver finds for the shipped figures: the hexagon's 12
+/// (its lines of 3 and 5 cells rule out the complement v -> 20 - v: 3 * 20 - 38 is not
+/// 38); for the magic squares, the square's 8, times (order 4 and 5) the 4 maps that
+/// swap rows and columns symmetrically about the centre, times the complement
+/// v -> n² + 1 - v (Harry White's 64 for order 5); none for the killers.
 #[test]
 fn automorphism_groups_of_the_shipped_models() {
     for (file, order) in [
         ("magic-hexagon.sum", 12),
-        ("magic-square-3.sum", 8),
-        ("magic-square-4.sum", 32),
-        ("magic-square-5.sum", 32),
+        ("magic-square-3.sum", 16),
+        ("magic-square-4.sum", 64),
+        ("magic-square-5.sum", 64),
         ("killer-wikipedia.sum", 1),
         ("send-more-money.sum", 1),
     ] {

@@ -433,6 +433,70 @@ fn malformed_files_give_one_line_with_file_line_and_column() {
             None,
             "",
         ),
+        // Generators (docs/sums-format.md): each error names the word at fault.
+        (
+            "generator-empty",
+            "values: 1..3\ncells: a b\n\ngenerator:\n",
+            4,
+            Some(11),
+            "expected cycles of cells",
+        ),
+        (
+            "generator-not-a-cycle",
+            "values: 1..3\ncells: a b\n\ngenerator: a b\n",
+            4,
+            Some(12),
+            "'(' starting a cycle",
+        ),
+        (
+            "generator-unclosed",
+            "values: 1..3\ncells: a b\n\ngenerator: (a b\n",
+            4,
+            Some(16),
+            "')' closing the cycle",
+        ),
+        (
+            "generator-unknown-cell",
+            "values: 1..3\ncells: a b\n\ngenerator: (a zz)\n",
+            4,
+            Some(15),
+            "zz",
+        ),
+        (
+            "generator-cell-twice",
+            "values: 1..3\ncells: a b\n\ngenerator: (a b) (a)\n",
+            4,
+            Some(19),
+            "twice",
+        ),
+        (
+            "generator-after-complement",
+            "values: 1..3\ncells: a b\n\ngenerator: complement (a b)\n",
+            4,
+            Some(23),
+            "after 'complement'",
+        ),
+        (
+            "generator-no-complement",
+            "values: 1 2 4\ncells: a b\n\ngenerator: complement\n",
+            4,
+            Some(12),
+            "value set",
+        ),
+        (
+            "generator-not-a-symmetry",
+            "values: 1..3\ncells: a b c\n\na + b = 3\ngenerator: (a c)\n",
+            5,
+            Some(12),
+            "does not map the model onto itself",
+        ),
+        (
+            "generator-and-symmetry",
+            "values: 1..3\ncells: a b\n\nsymmetry 2: a < b\ngenerator: (a b)\n",
+            5,
+            Some(10),
+            "both declare the group",
+        ),
     ];
     for &(name, text, line_no, column, words) in cases {
         let file = temp_file(name, text.as_bytes());

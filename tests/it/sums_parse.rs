@@ -391,12 +391,12 @@ fn error_unknown_statement() {
     assert_eq!(
         error(&after("  distinc: a b")),
         "t.sum:3:3: unknown statement 'distinc'; expected a keyword (name, values, cells, \
-         grid, boxes, distinct, domain, cage, symmetry or order) before ':'"
+         grid, boxes, distinct, domain, cage, symmetry, generator or order) before ':'"
     );
     assert_eq!(
         error(&after(" : a b")),
         "t.sum:3:2: nothing before ':'; expected a keyword (name, values, cells, grid, \
-         boxes, distinct, domain, cage, symmetry or order)"
+         boxes, distinct, domain, cage, symmetry, generator or order)"
     );
     assert_eq!(
         error(&format!("{BASE}\na b c")),
@@ -803,6 +803,37 @@ fn error_order_constraints() {
         error(&after("a <")),
         "t.sum:3:4: the line ends too early; expected a cell name (an order constraint \
          compares two cells)"
+    );
+}
+
+#[test]
+fn generators_parse_to_permutations_with_the_complement() {
+    let m =
+        ok("values: 1..4\ncells: a b c d\ngenerator: (a b c)\ngenerator: (a)(b d) complement\n");
+    assert_eq!(m.generators.len(), 2);
+    assert_eq!(m.generators[0].image, [1, 2, 0, 3]);
+    assert!(!m.generators[0].complement);
+    assert_eq!(m.generators[1].image, [0, 3, 2, 1]);
+    assert!(m.generators[1].complement);
+    // Parentheses may stick to names or stand alone.
+    let spaced = ok("values: 1..4\ncells: a b c d\ngenerator: ( a b c )\n");
+    assert_eq!(spaced.generators[0].image, [1, 2, 0, 3]);
+    assert_eq!(
+        error("values: 1..4\ncells: a b\n\ngenerator: (a 3)\n"),
+        "t.sum:4:15: '3' is not a cell name; expected a letter followed by letters, digits or '_'"
+    );
+    assert_eq!(
+        kind("values: 1..4\ncells: a b\n\ngenerator: (a b) (b)\n"),
+        ErrorKind::CellTwiceInGenerator { name: "b".into() }
+    );
+    assert_eq!(
+        error("values: 1..4\ncells: a b\n\ngenerator: ((a b)\n"),
+        "t.sum:4:13: unexpected '('; expected a cell name or ')' closing the cycle"
+    );
+    assert_eq!(
+        error("values: 1 2 5\ncells: a b\n\ngenerator: complement\n"),
+        "t.sum:4:12: 'complement' maps v to 6 - v, which does not map the value set 1 2 5 onto \
+         itself; expected values symmetric about their middle"
     );
 }
 
