@@ -66,7 +66,7 @@ pub fn generate(
     let candidates = candidates(board, &orients, restrict)?;
 
     let shift = SHIFT_ROWS * width;
-    let offsets = board.height.div_ceil(SHIFT_ROWS);
+    let offsets = board.rows().div_ceil(SHIFT_ROWS);
     let ncells = board.cells.len();
     let layout = TableLayout {
         anchors: shift,
@@ -92,7 +92,7 @@ pub fn generate(
     let groups = offsets * layout.anchors * layout.pieces;
     let mut t = Tables {
         width,
-        height: board.height,
+        height: board.rows(),
         shift_rows: SHIFT_ROWS,
         offsets,
         layout,
