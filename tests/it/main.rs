@@ -6,6 +6,7 @@
 //! (`common/tiling.rs`).
 
 mod common;
+mod cubic;
 mod data_files;
 mod distinct;
 mod estimate;

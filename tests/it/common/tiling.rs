@@ -56,7 +56,8 @@ pub fn point(grid: Grid, row: usize, col: usize) -> Pt {
             let i = c.div_euclid(2);
             (i, r, -i - r - 1 - c.rem_euclid(2))
         }
-        Grid::Cubic => unreachable!("{PLANAR_ONLY}"),
+        // Layer 0: a cubic drawing's other layers go through the *_box functions.
+        Grid::Cubic => (c, r, 0),
     }
 }
 
@@ -188,7 +189,13 @@ fn apply(grid: Grid, tf: Tf, p: Pt) -> Pt {
 
 /// The 48 symmetries of the cube about the origin, each with whether it is a rotation:
 /// every matrix of -1, 0, 1 with `M * M^T = I`, a rotation when its determinant is 1.
-fn cube_matrices() -> Vec<([[i32; 3]; 3], bool)> {
+fn cube_matrices() -> &'static [([[i32; 3]; 3], bool)] {
+    static FOUND: std::sync::OnceLock<Vec<([[i32; 3]; 3], bool)>> = std::sync::OnceLock::new();
+    FOUND.get_or_init(search_cube_matrices)
+}
+
+/// [`cube_matrices`], searched.
+fn search_cube_matrices() -> Vec<([[i32; 3]; 3], bool)> {
     let mut out = Vec::new();
     for code in 0..3i32.pow(9) {
         let mut m = [[0i32; 3]; 3];
@@ -218,8 +225,8 @@ fn cube_matrices() -> Vec<([[i32; 3]; 3], bool)> {
 fn transforms(grid: Grid) -> Vec<(Tf, bool)> {
     if grid == Grid::Cubic {
         return cube_matrices()
-            .into_iter()
-            .map(|(m, proper)| (Tf::Cube(m), proper))
+            .iter()
+            .map(|&(m, proper)| (Tf::Cube(m), proper))
             .collect();
     }
     [false, true]
