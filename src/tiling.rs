@@ -619,8 +619,9 @@ impl Classes {
             return Err(TilingError::NoSymmetryPiece);
         }
         let mut elements: Vec<(Vec<u32>, Vec<u16>)> = Vec::new();
+        let set = grid::PieceSet::new(board.grid, pieces);
         for s in grid::board_symmetries(board) {
-            let Some(map) = grid::piece_map(board.grid, pieces, s.transform) else {
+            let Some(map) = set.map(s.transform) else {
                 continue;
             };
             let element = (s.cell_map, map.into_iter().map(|p| p as u16).collect());

@@ -616,18 +616,48 @@ pub(crate) fn half_turn_group(board: &Board) -> Option<Group> {
     Some(Group::new(vec![identity, turn]))
 }
 
+/// A piece set with each piece's orientations, sorted, so that the piece map of each
+/// of a lattice's (up to 48) transforms is found without computing them again.
+pub(crate) struct PieceSet<'a> {
+    grid: Grid,
+    pieces: &'a [Piece],
+    /// `shapes[i]`: the orientations of piece `i`, sorted.
+    shapes: Vec<Vec<Vec<Point>>>,
+}
+
+impl<'a> PieceSet<'a> {
+    pub(crate) fn new(grid: Grid, pieces: &'a [Piece]) -> PieceSet<'a> {
+        let shapes = pieces
+            .iter()
+            .map(|p| {
+                let mut o = orientations(grid, &p.cells, p.motion);
+                o.sort();
+                o
+            })
+            .collect();
+        PieceSet {
+            grid,
+            pieces,
+            shapes,
+        }
+    }
+
+    /// [`piece_map`] of transform `t`.
+    pub(crate) fn map(&self, t: Transform) -> Option<Vec<usize>> {
+        piece_map(self.grid, self.pieces, &self.shapes, t)
+    }
+}
+
 /// How transform `t` permutes the piece set: `map[i]` = the piece that piece `i` becomes
-/// (same motion and count, and the image of its shape among that piece's orientations),
-/// or `None` if some piece has no such image, i.e. `t` is not a symmetry of the set.
-pub(crate) fn piece_map(grid: Grid, pieces: &[Piece], t: Transform) -> Option<Vec<usize>> {
-    let shapes: Vec<Vec<Vec<Point>>> = pieces
-        .iter()
-        .map(|p| {
-            let mut o = orientations(grid, &p.cells, p.motion);
-            o.sort();
-            o
-        })
-        .collect();
+/// (same motion and count, and the image of its shape among that piece's orientations
+/// `shapes`, sorted), or `None` if some piece has no such image, i.e. `t` is not a
+/// symmetry of the set.
+fn piece_map(
+    grid: Grid,
+    pieces: &[Piece],
+    shapes: &[Vec<Vec<Point>>],
+    t: Transform,
+) -> Option<Vec<usize>> {
     // A bijection: a piece goes to itself when it can, otherwise to the first piece of
     // its image kind not yet taken, so the k-th piece of a kind meets the k-th of its
     // image kind and two identical pieces never land on one.

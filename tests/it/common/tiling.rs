@@ -381,7 +381,7 @@ pub fn placements(
     shape: &[Pt],
     motion: Motion,
 ) -> Vec<Vec<usize>> {
-    let pts = (0..width * height).map(|c| point(grid, c / width, c % width));
+    let pts = planar_points(grid, width, height);
     placements_on(grid, &board_points(pts, board_cells), shape, motion)
 }
 
@@ -390,6 +390,19 @@ fn board_points(pts: impl Iterator<Item = Pt>, board_cells: &[bool]) -> BTreeMap
     pts.enumerate()
         .filter(|&(c, _)| board_cells[c])
         .map(|(c, p)| (p, c))
+        .collect()
+}
+
+/// The lattice point of each cell of a `width x height` planar board, in cell order.
+fn planar_points(grid: Grid, width: usize, height: usize) -> impl Iterator<Item = Pt> {
+    (0..width * height).map(move |c| point(grid, c / width, c % width))
+}
+
+/// Planar pieces with their cells as lattice points, as the box functions take them.
+fn lattice_specs(grid: Grid, pieces: &[PieceSpec]) -> Vec<BoxSpec> {
+    pieces
+        .iter()
+        .map(|(shape, motion, count)| (points(grid, shape), *motion, *count))
         .collect()
 }
 
@@ -471,11 +484,8 @@ pub fn verify_tiling(
             tiling.len()
         ));
     }
-    let pts: Vec<Pt> = (0..n).map(|i| point(grid, i / width, i % width)).collect();
-    let shapes: Vec<BoxSpec> = pieces
-        .iter()
-        .map(|(shape, motion, count)| (points(grid, shape), *motion, *count))
-        .collect();
+    let pts: Vec<Pt> = planar_points(grid, width, height).collect();
+    let shapes = lattice_specs(grid, pieces);
     verify_points(grid, &pts, board_cells, &shapes, tiling, allow_leftover)
 }
 
@@ -575,11 +585,8 @@ pub fn brute_force(
     pieces: &[PieceSpec],
     allow_leftover: bool,
 ) -> Vec<Vec<Option<u16>>> {
-    let pts = (0..width * height).map(|c| point(grid, c / width, c % width));
-    let shapes: Vec<BoxSpec> = pieces
-        .iter()
-        .map(|(shape, motion, count)| (points(grid, shape), *motion, *count))
-        .collect();
+    let pts = planar_points(grid, width, height);
+    let shapes = lattice_specs(grid, pieces);
     brute_force_on(
         grid,
         &board_points(pts, board_cells),
@@ -744,11 +751,8 @@ pub fn symmetries(
     board_cells: &[bool],
     pieces: &[PieceSpec],
 ) -> Vec<Symmetry> {
-    let pts = (0..width * height).map(|c| point(grid, c / width, c % width));
-    let shapes: Vec<BoxSpec> = pieces
-        .iter()
-        .map(|(shape, motion, count)| (points(grid, shape), *motion, *count))
-        .collect();
+    let pts = planar_points(grid, width, height);
+    let shapes = lattice_specs(grid, pieces);
     symmetries_on(
         grid,
         &board_points(pts, board_cells),
