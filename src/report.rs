@@ -349,9 +349,17 @@ fn tables_text(r: &TablesReport) -> String {
     heading(&mut out, &format!("polytile tables {}", r.name), '=');
     out.push('\n');
     heading(&mut out, "Board and window", '-');
+    let layers = if r.board.depth > 1 {
+        format!(
+            " ({} layers of {} rows, the bottom layer first)",
+            r.board.depth, r.board.height
+        )
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "grid: {}, {} columns x {} rows = {} cells; row 0 is the south edge, printed first",
+        "grid: {}, {} columns x {} rows{layers} = {} cells; row 0 is the south edge, printed first",
         r.grid.name(),
         t.width,
         t.height,
