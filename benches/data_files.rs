@@ -1,7 +1,9 @@
 //! Criterion benches: every shipped puzzle file, all solutions counted on one thread,
 //! tables built at run time included (as `polytile solve FILE --count --threads 1`):
 //! by the search for files of one-of-a-kind pieces, with the memo for files with
-//! copies (`COUNTED`), as `--memo auto` does.
+//! copies (`COUNTED`), as `--memo auto` does. The files whose count takes minutes
+//! ([`SLOW`]: the solid pentominoes, the Bedlam cube) run only with
+//! `POLYTILE_BENCH_SLOW=1` in the environment.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use polytile::{Mode, Options, Puzzle, TilingSolver};
@@ -17,13 +19,19 @@ const FILES: &[&str] = &[
     "tetrahex-7x4",
     "hexiamonds-6x6",
     "hexiamonds-4x9",
+    "soma-3x3x3",
 ];
+
+/// Minutes a count: ten samples each take most of an hour.
+const SLOW: &[&str] = &["solid-pentominoes-3x4x5", "bedlam-4x4x4"];
 
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("solve");
     group.sample_size(10);
     let one = Options::default();
-    for name in FILES {
+    let slow = std::env::var_os("POLYTILE_BENCH_SLOW").is_some_and(|v| v == "1");
+    let files = FILES.iter().chain(SLOW.iter().filter(|_| slow));
+    for name in files {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("data")
             .join(format!("{name}.puz"));

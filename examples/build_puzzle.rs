@@ -29,7 +29,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .iter()
         .map(|(name, rows)| Piece {
             name: name.to_string(),
-            // On the square grid a drawn cell (row, col) is the lattice point (col, row).
+            // On the square grid a drawn cell (row, col) is the lattice point (col, row, 0).
             cells: rows
                 .iter()
                 .enumerate()
@@ -37,7 +37,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     row.chars()
                         .enumerate()
                         .filter(|&(_, c)| c == '#')
-                        .map(move |(x, _)| (x as i32, y as i32))
+                        .map(move |(x, _)| (x as i32, y as i32, 0))
                 })
                 .collect(),
             motion: Motion::Free,

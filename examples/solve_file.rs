@@ -48,7 +48,7 @@ fn main() -> ExitCode {
         ..Options::default()
     };
     let summary = solver.for_each(&options, |tiling| {
-        for row in polytile::render::rows(puzzle.board.grid, puzzle.board.width, &tiling, &labels) {
+        for row in polytile::render::rows(&puzzle.board, &tiling, &labels) {
             println!("{row}");
         }
         println!();

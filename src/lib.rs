@@ -18,7 +18,7 @@
 //! let names = ["A".to_string(), "B".to_string()];
 //! let mut drawings = Vec::new();
 //! let summary = solver.for_each(&Options::default(), |tiling| {
-//!     drawings.push(polytile::render::rows(puzzle.board.grid, 3, &tiling, &names).join("/"));
+//!     drawings.push(polytile::render::rows(&puzzle.board, &tiling, &names).join("/"));
 //!     std::ops::ControlFlow::Continue(())
 //! });
 //! assert_eq!(summary.solutions, 4);

@@ -489,7 +489,6 @@ fn run_solve(puzzle: &Puzzle, solve: &SolveArgs) -> Result<(), CliError> {
     let mut memo_report = None;
     // One distinct character per piece, even when names share a first letter.
     let names: Vec<String> = puzzle.labels().iter().map(char::to_string).collect();
-    let (grid, width) = (puzzle.board.grid, puzzle.board.width);
     let mut printer = Printer::new(flags)?;
     let fingerprint = Fingerprint::of(puzzle, flags.mode());
     let mut drawn = Vec::new();
@@ -514,7 +513,7 @@ fn run_solve(puzzle: &Puzzle, solve: &SolveArgs) -> Result<(), CliError> {
                         drawn.push(t);
                         printer.drawn()
                     } else {
-                        printer.solution(polytile::render::rows(grid, width, &t, &names), None)
+                        printer.solution(polytile::render::rows(&puzzle.board, &t, &names), None)
                     }
                 },
                 observe,

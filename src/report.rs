@@ -213,6 +213,16 @@ impl TablesReport {
     }
 }
 
+/// A lattice point as the report writes it: `[x, y]` on planar grids, `[x, y, z]` on
+/// the cubic grid.
+fn coordinates(grid: Grid, (x, y, z): Point) -> Vec<i32> {
+    if grid.is_planar() {
+        vec![x, y]
+    } else {
+        vec![x, y, z]
+    }
+}
+
 fn hex64(m: u64) -> String {
     format!("{m:#018x}")
 }
@@ -223,14 +233,28 @@ fn bits(set: u64) -> Vec<u32> {
 
 /// A shape drawn in ASCII with `mark` on its cells, row 0 (south) on top as the
 /// Benchmarks Game prints boards; two characters per cell, on the hex grid each row
-/// half a cell east of the one above it; one character per triangle.
+/// half a cell east of the one above it; one character per triangle; the layers of a
+/// cubic shape side by side, bottom layer first.
 fn draw_shape(grid: Grid, cells: &[Point], mark: char) -> Vec<String> {
-    let drawn: Vec<(i32, i32)> = cells.iter().filter_map(|&p| grid.drawn(p)).collect();
-    let column = |(row, col): (i32, i32)| match grid {
+    let layered: Vec<(i32, i32, i32)> = cells.iter().filter_map(|&p| grid.drawn(p)).collect();
+    let in_layer = |(_, row, col): (i32, i32, i32)| match grid {
         // Triangles alternate, so they draw one character each.
         Grid::Triangle => col,
-        Grid::Square | Grid::Hex => 2 * col + i32::from(grid.shifted_row(row)),
+        Grid::Square | Grid::Hex | Grid::Cubic => 2 * col + i32::from(grid.shifted_row(row)),
     };
+    let low = layered.iter().map(|&d| in_layer(d)).min().unwrap_or(0);
+    let span = layered
+        .iter()
+        .map(|&d| in_layer(d) - low)
+        .max()
+        .unwrap_or(0)
+        + 3;
+    let first = layered.iter().map(|d| d.0).min().unwrap_or(0);
+    let drawn: Vec<(i32, i32)> = layered
+        .iter()
+        .map(|&d| (d.1, in_layer(d) + (d.0 - first) * span))
+        .collect();
+    let column = |(_, col): (i32, i32)| col;
     let left = drawn.iter().map(|&d| column(d)).min().unwrap_or(0);
     let top = drawn.iter().map(|d| d.0).min().unwrap_or(0);
     let bottom = drawn.iter().map(|d| d.0).max().unwrap_or(0);
@@ -325,9 +349,17 @@ fn tables_text(r: &TablesReport) -> String {
     heading(&mut out, &format!("polytile tables {}", r.name), '=');
     out.push('\n');
     heading(&mut out, "Board and window", '-');
+    let layers = if r.board.depth > 1 {
+        format!(
+            " ({} layers of {} rows, the bottom layer first)",
+            r.board.depth, r.board.height
+        )
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "grid: {}, {} columns x {} rows = {} cells; row 0 is the south edge, printed first",
+        "grid: {}, {} columns x {} rows{layers} = {} cells; row 0 is the south edge, printed first",
         r.grid.name(),
         t.width,
         t.height,
@@ -451,7 +483,14 @@ fn tables_text(r: &TablesReport) -> String {
         );
         heading(&mut out, &title, '~');
         for (i, o) in orients.iter().enumerate() {
-            let pts: Vec<String> = o.iter().map(|(x, y)| format!("({x},{y})")).collect();
+            let pts: Vec<String> = o
+                .iter()
+                .map(|&p| {
+                    let c = coordinates(r.grid, p);
+                    let c: Vec<String> = c.iter().map(i32::to_string).collect();
+                    format!("({})", c.join(","))
+                })
+                .collect();
             let _ = writeln!(
                 out,
                 "  #{i:<2} {}  {}",
@@ -606,8 +645,8 @@ struct JsonPiece {
 #[derive(Serialize)]
 struct JsonOrientation {
     index: usize,
-    /// Lattice points `[x, y]`.
-    cells: Vec<Point>,
+    /// Lattice points `[x, y]` (`[x, y, z]` on the cubic grid).
+    cells: Vec<Vec<i32>>,
     used: bool,
     placements_before: u32,
     placements_after: u32,
@@ -642,7 +681,7 @@ fn tables_json(r: &TablesReport) -> JsonTables<'_> {
                     .enumerate()
                     .map(|(i, o)| JsonOrientation {
                         index: i,
-                        cells: o.clone(),
+                        cells: o.iter().map(|&p| coordinates(r.grid, p)).collect(),
                         used: allowed[i],
                         placements_before: before_o[i],
                         placements_after: after_o[i],

@@ -12,7 +12,7 @@
 //!
 //! // Dominoes a and b on a 2 x 2 square: four tilings (two ways to cut the square,
 //! // two ways to place a and b), all of them rotations of one another.
-//! let domino = |name: &str| Piece { name: name.into(), cells: vec![(0, 0), (1, 0)], motion: Motion::Free, count: 1 };
+//! let domino = |name: &str| Piece { name: name.into(), cells: vec![(0, 0, 0), (1, 0, 0)], motion: Motion::Free, count: 1 };
 //! let puzzle = Puzzle::new("square", Board::rectangle(Grid::Square, 2, 2), vec![domino("a"), domino("b")]);
 //! let all = TilingSolver::new(&puzzle, Mode::All).unwrap();
 //! assert_eq!(all.count(&Options::default()).solutions, 4);
@@ -53,8 +53,8 @@ pub type Tiling = Vec<Option<u16>>;
 /// Why a puzzle cannot be solved as given.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum TilingError {
-    /// The board's cell list does not match its rectangle.
-    #[error("the board has {cells} cells listed for a {width} x {height} rectangle")]
+    /// The board's cell list does not match its box, or a planar board has layers.
+    #[error("the board has {cells} cells listed for a {width} x {height} x {depth} box (planar grids have 1 layer)")]
     BoardShape {
         /// Cells listed.
         cells: usize,
@@ -62,6 +62,8 @@ pub enum TilingError {
         width: usize,
         /// Its height.
         height: usize,
+        /// Its layers.
+        depth: usize,
     },
     /// The board has no cells.
     #[error("the board has no cells")]
@@ -511,7 +513,7 @@ impl Setup {
         // with the board. Hex boards keep their offset rows as drawn.
         let (t, from) = match board.grid {
             Grid::Square | Grid::Triangle => board.transposed(),
-            Grid::Hex => (board.clone(), Vec::new()),
+            Grid::Hex | Grid::Cubic => (board.clone(), Vec::new()),
         };
         let transposed = t.width < board.width;
         let (board, pieces) = if transposed {
@@ -638,11 +640,13 @@ struct Transposed {
 /// cells).
 fn check(puzzle: &Puzzle) -> Result<(), TilingError> {
     let board = &puzzle.board;
-    if board.cells.len() != board.width * board.height {
+    let planar_depth = board.depth == 1 || !board.grid.is_planar();
+    if board.cells.len() != board.width * board.height * board.depth || !planar_depth {
         return Err(TilingError::BoardShape {
             cells: board.cells.len(),
             width: board.width,
             height: board.height,
+            depth: board.depth,
         });
     }
     let board_cells = board.cells.iter().filter(|&&c| c).count();
@@ -750,8 +754,9 @@ impl Classes {
             return Err(TilingError::NoSymmetryPiece);
         }
         let mut elements: Vec<(Vec<u32>, Vec<u16>)> = Vec::new();
+        let set = grid::PieceSet::new(board.grid, pieces);
         for s in grid::board_symmetries(board) {
-            let Some(map) = grid::piece_map(board.grid, pieces, s.transform) else {
+            let Some(map) = set.map(s.transform) else {
                 continue;
             };
             let element = (s.cell_map, map.into_iter().map(|p| p as u16).collect());

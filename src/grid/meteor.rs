@@ -40,7 +40,7 @@ pub fn pieces() -> Vec<Piece> {
                 Grid::Hex,
                 &cells
                     .iter()
-                    .map(|&(r, c)| Grid::Hex.lattice(r, c))
+                    .map(|&(r, c)| Grid::Hex.lattice(0, r, c))
                     .collect::<Vec<_>>(),
             ),
             motion: Motion::Free,

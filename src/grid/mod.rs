@@ -3,25 +3,35 @@
 //! symmetry groups of boards and piece sets.
 //!
 //! Each grid is one file ([`square`](self::square), [`hex`](self::hex),
-//! [`triangle`](self::triangle)) implementing [`Lattice`]: its neighbour steps, its
-//! rotation and reflection, how a drawn cell `(row, col)` maps to a lattice point, and
-//! which lattice vectors are translations. Everything else here works on any lattice.
-//! This module knows nothing of tables, the search or files, and uses `std` only:
-//! `build.rs` includes it (with `#[path]`) to bake the meteor tables.
+//! [`triangle`](self::triangle), [`cubic`](self::cubic)) implementing [`Lattice`]: its
+//! neighbour steps, its list of symmetries (proper rotations first), how a drawn cell
+//! `(row, col)` of a layer maps to a lattice point, and which lattice vectors are
+//! translations. Everything else here works on any lattice. This module knows nothing
+//! of tables, the search or files, and uses `std` only: `build.rs` includes it (with
+//! `#[path]`) to bake the meteor tables.
 //!
 //! # Coordinates
-//! Board cells are numbered row-major: cell `row * width + col`, row 0 first. Row 0 is
-//! the *south* edge, the side the search fills first; text output prints it as the
-//! top line. On a hex board odd rows are shifted half a cell east.
+//! Board cells are numbered column fastest, then row, then layer: cell
+//! `(layer * height + row) * width + col`. Planar boards have one layer. Row 0 is the
+//! *south* edge, layer 0 the bottom: the side the search fills first; text output
+//! prints row 0 as the top line of each layer and layer 0 first. On a hex board odd
+//! rows are shifted half a cell east.
 //!
-//! Shapes live on the *lattice*: `(x, y)`. On the square grid `x` is the column and `y`
-//! the row; on the hex grid `x = col - floor(row / 2)` and `y = row` (axial
-//! coordinates); on the triangle grid a cell is three times its triangle's centroid in
-//! axial coordinates (`triangle.rs`), so that every translation, rotation and
-//! reflection of the lattice is a plain integer map. Not every lattice point need be a
-//! cell (on the triangle grid most are not), and not every difference of cells a
-//! translation: [`Grid::translation`] says which are.
+//! Shapes live on the *lattice*: `(x, y, z)`, with `z` the layer (0 on planar grids).
+//! On the square and cubic grids `x` is the column and `y` the row; on the hex grid
+//! `x = col - floor(row / 2)` and `y = row` (axial coordinates); on the triangle grid a
+//! cell is three times its triangle's centroid in axial coordinates (`triangle.rs`), so
+//! that every translation, rotation and reflection of the lattice is a plain integer
+//! map. Not every lattice point need be a cell (on the triangle grid most are not), and
+//! not every difference of cells a translation: [`Grid::translation`] says which are.
+//!
+//! # Motions
+//! A transform is an entry of the lattice's list of symmetries ([`Transform`]); a
+//! piece's [`Motion`] says which entries may move it. `free` is what a physical piece
+//! can do: on a plane every rotation and reflection (turning a flat piece over), in
+//! space the 24 rotations; `mirror` adds the mirror images in space.
 
+mod cubic;
 mod hex;
 pub mod meteor;
 mod square;
@@ -29,41 +39,56 @@ mod triangle;
 
 use crate::symmetry::{Group, Perm, NONE};
 
-/// A lattice point `(x, y)`; see the module docs for the coordinate system.
-pub type Point = (i32, i32);
+/// A lattice point `(x, y, z)`; see the module docs for the coordinate system. Planar
+/// grids use `z = 0` only.
+pub type Point = (i32, i32, i32);
 
 /// What one grid provides; every other geometric idea is built from these.
 pub(crate) trait Lattice {
     /// The lattice steps from a cell to its neighbours.
     const STEPS: &'static [Point];
-    /// How many rotations map the lattice onto itself.
-    const ROTATIONS: usize;
-    /// Rotation by one step about the origin.
-    fn rotate(p: Point) -> Point;
-    /// A reflection about a line through the origin (any one: with the rotations it
-    /// generates the others).
-    fn reflect(p: Point) -> Point;
-    /// The lattice point of drawn cell `(row, col)`.
-    fn lattice(row: i32, col: i32) -> Point;
-    /// The drawn `(row, col)` of a lattice point, the inverse of [`Lattice::lattice`];
+    /// How many symmetries of the lattice fix the origin (rotations and reflections).
+    const SYMMETRIES: usize;
+    /// How many of them, the first ones, are proper rotations.
+    const PROPER: usize;
+    /// Symmetry `k < SYMMETRIES` applied to `p`: the identity first, then the other
+    /// proper rotations, then the reflections.
+    fn symmetry(k: usize, p: Point) -> Point;
+    /// The `(x, y)` of drawn cell `(row, col)` of a layer.
+    fn lattice(row: i32, col: i32) -> (i32, i32);
+    /// The drawn `(row, col)` of lattice `(x, y)`, the inverse of [`Lattice::lattice`];
     /// `None` if the point is no cell.
-    fn drawn(p: Point) -> Option<(i32, i32)>;
+    fn drawn(x: i32, y: i32) -> Option<(i32, i32)>;
     /// The lattice point of a cell written as coordinates (`docs/puzzle-format.md`):
     /// `(x, y)` on the square grid, axial `(q, r)` on the hex grid; `None` if they name
     /// no cell.
     fn coordinate_cell(c: &[i32]) -> Option<Point> {
         match *c {
-            [x, y] => Some((x, y)),
+            [x, y] => Some((x, y, 0)),
             _ => None,
         }
     }
     /// The translation part of `p`: the largest lattice translation `t` "below" it, so
     /// that `p - t` is one of the few cells of the lattice's unit cell. Every vector is a
-    /// translation of the square and hex lattices (`t = p`); the triangle lattice's are
-    /// the multiples of 3.
+    /// translation of the square, hex and cubic lattices (`t = p`); the triangle
+    /// lattice's are the multiples of 3.
     fn translation(p: Point) -> Point {
         p
     }
+}
+
+/// The symmetries of a planar lattice from its rotation by one step and one
+/// reflection: `k < rotations` is `k` steps, `rotations + j` the reflection then `j`
+/// steps. `z` is kept.
+fn planar_symmetry(
+    k: usize,
+    rotations: usize,
+    rotate: fn(Point) -> Point,
+    reflect: fn(Point) -> Point,
+    p: Point,
+) -> Point {
+    let p = if k >= rotations { reflect(p) } else { p };
+    (0..k % rotations).fold(p, |q, _| rotate(q))
 }
 
 /// The lattice a board and its pieces live on.
@@ -75,6 +100,8 @@ pub enum Grid {
     Hex,
     /// Triangles in rows, pointing alternately up and down; 3 neighbours, 6 rotations.
     Triangle,
+    /// Cubes in layers of square grids; 6 neighbours, 24 rotations (48 symmetries).
+    Cubic,
 }
 
 /// Calls `$f` of the lattice that `$grid` names.
@@ -84,20 +111,31 @@ macro_rules! on_lattice {
             Grid::Square => <square::Square as Lattice>::$f($($arg),*),
             Grid::Hex => <hex::Hex as Lattice>::$f($($arg),*),
             Grid::Triangle => <triangle::Triangle as Lattice>::$f($($arg),*),
+            Grid::Cubic => <cubic::Cubic as Lattice>::$f($($arg),*),
+        }
+    };
+    ($grid:expr, $c:ident) => {
+        match $grid {
+            Grid::Square => <square::Square as Lattice>::$c,
+            Grid::Hex => <hex::Hex as Lattice>::$c,
+            Grid::Triangle => <triangle::Triangle as Lattice>::$c,
+            Grid::Cubic => <cubic::Cubic as Lattice>::$c,
         }
     };
 }
 
 impl Grid {
     /// Every grid, in the order the file format lists them.
-    pub const ALL: [Grid; 3] = [Grid::Square, Grid::Hex, Grid::Triangle];
+    pub const ALL: [Grid; 4] = [Grid::Square, Grid::Hex, Grid::Triangle, Grid::Cubic];
 
-    /// The grid's name in puzzle files and output: `square`, `hex` or `triangle`.
+    /// The grid's name in puzzle files and output: `square`, `hex`, `triangle` or
+    /// `cubic`.
     pub fn name(self) -> &'static str {
         match self {
             Grid::Square => "square",
             Grid::Hex => "hex",
             Grid::Triangle => "triangle",
+            Grid::Cubic => "cubic",
         }
     }
 
@@ -106,50 +144,48 @@ impl Grid {
         Grid::ALL.into_iter().find(|g| g.name() == name)
     }
 
+    /// Whether the grid is a plane (one layer, `z = 0`): every grid but the cubic.
+    pub fn is_planar(self) -> bool {
+        self != Grid::Cubic
+    }
+
     /// The lattice steps to a cell's neighbours.
     pub fn neighbour_steps(self) -> &'static [Point] {
-        match self {
-            Grid::Square => <square::Square as Lattice>::STEPS,
-            Grid::Hex => <hex::Hex as Lattice>::STEPS,
-            Grid::Triangle => <triangle::Triangle as Lattice>::STEPS,
-        }
+        on_lattice!(self, STEPS)
     }
 
-    /// How many rotations map the lattice onto itself.
+    /// How many symmetries of the lattice fix the origin: 8 square, 12 hex and
+    /// triangle, 48 cubic.
+    pub fn symmetry_count(self) -> usize {
+        on_lattice!(self, SYMMETRIES)
+    }
+
+    /// How many of them are proper rotations: 4, 6, 6, 24.
     pub fn rotation_count(self) -> usize {
-        match self {
-            Grid::Square => <square::Square as Lattice>::ROTATIONS,
-            Grid::Hex => <hex::Hex as Lattice>::ROTATIONS,
-            Grid::Triangle => <triangle::Triangle as Lattice>::ROTATIONS,
+        on_lattice!(self, PROPER)
+    }
+
+    /// Lattice point of drawn cell `(row, col)` of layer `layer` (0 on planar grids).
+    pub fn lattice(self, layer: usize, row: usize, col: usize) -> Point {
+        let (x, y) = on_lattice!(self, lattice(row as i32, col as i32));
+        (x, y, layer as i32)
+    }
+
+    /// The drawn `(layer, row, col)` of a lattice point, which may lie outside any
+    /// board; `None` if the point is no cell of the lattice (on planar grids, any point
+    /// off the plane `z = 0`).
+    pub fn drawn(self, (x, y, z): Point) -> Option<(i32, i32, i32)> {
+        if z != 0 && self.is_planar() {
+            return None;
         }
-    }
-
-    /// Rotation by one step (90 degrees square, 60 degrees hex and triangle) about the
-    /// origin.
-    pub fn rotate(self, p: Point) -> Point {
-        on_lattice!(self, rotate(p))
-    }
-
-    /// A reflection of the lattice (any one; with the rotations it generates the rest).
-    pub fn reflect(self, p: Point) -> Point {
-        on_lattice!(self, reflect(p))
-    }
-
-    /// Lattice point of board cell `(row, col)`.
-    pub fn lattice(self, row: usize, col: usize) -> Point {
-        on_lattice!(self, lattice(row as i32, col as i32))
-    }
-
-    /// The drawn `(row, col)` of a lattice point, which may lie outside any board;
-    /// `None` if the point is no cell of the lattice.
-    pub fn drawn(self, p: Point) -> Option<(i32, i32)> {
-        on_lattice!(self, drawn(p))
+        let (row, col) = on_lattice!(self, drawn(x, y))?;
+        Some((z, row, col))
     }
 
     /// The lattice point of a cell written as coordinates, the form of
     /// `docs/puzzle-format.md`: `(x, y)` square, axial `(q, r)` hex, `(a, b, 0)` for the
-    /// even-column triangle `(a, b)` and `(a, b, 1)` for the odd-column one; `None` if
-    /// they name no cell of the grid.
+    /// even-column triangle `(a, b)` and `(a, b, 1)` for the odd-column one, `(x, y, z)`
+    /// cubic; `None` if they name no cell of the grid.
     pub fn coordinate_cell(self, c: &[i32]) -> Option<Point> {
         on_lattice!(self, coordinate_cell(c))
     }
@@ -171,69 +207,111 @@ impl Grid {
         self == Grid::Hex && row.rem_euclid(2) == 1
     }
 
-    /// The smallest rectangle of drawn cells holding `cells` (drawn `(row, col)`), as
-    /// `(top, left, width, height)`; on the hex grid it starts on an even row and on the
-    /// triangle grid on an even column, so that rows and columns keep what their parity
-    /// means. `None` for no cells.
-    pub fn frame(
-        self,
-        cells: impl IntoIterator<Item = (i64, i64)>,
-    ) -> Option<(i64, i64, usize, usize)> {
-        let (mut top, mut bottom, mut left, mut right) = (i64::MAX, i64::MIN, i64::MAX, i64::MIN);
-        for (r, c) in cells {
-            top = top.min(r);
-            bottom = bottom.max(r);
-            left = left.min(c);
-            right = right.max(c);
+    /// The smallest box of drawn cells holding `cells` (drawn `(layer, row, col)`); on
+    /// the hex grid it starts on an even row and on the triangle grid on an even column,
+    /// so that rows and columns keep what their parity means. `None` for no cells.
+    pub fn frame(self, cells: impl IntoIterator<Item = (i64, i64, i64)>) -> Option<Frame> {
+        let mut low = [i64::MAX; 3];
+        let mut high = [i64::MIN; 3];
+        for (l, r, c) in cells {
+            for (i, v) in [l, r, c].into_iter().enumerate() {
+                low[i] = low[i].min(v);
+                high[i] = high[i].max(v);
+            }
         }
-        if top > bottom {
+        if low[0] > high[0] {
             return None;
         }
         match self {
-            Grid::Hex => top -= top.rem_euclid(2),
-            Grid::Triangle => left -= left.rem_euclid(2),
-            Grid::Square => {}
+            Grid::Hex => low[1] -= low[1].rem_euclid(2),
+            Grid::Triangle => low[2] -= low[2].rem_euclid(2),
+            Grid::Square | Grid::Cubic => {}
         }
-        let size = |low: i64, high: i64| usize::try_from(high - low + 1).unwrap_or(usize::MAX);
-        Some((top, left, size(left, right), size(top, bottom)))
+        let size = |i: usize| usize::try_from(high[i] - low[i] + 1).unwrap_or(usize::MAX);
+        Some(Frame {
+            layer: low[0],
+            top: low[1],
+            left: low[2],
+            width: size(2),
+            height: size(1),
+            depth: size(0),
+        })
     }
+}
 
-    /// Board `(row, col)` of a lattice point, if it lies in the `width x height` rectangle.
-    pub fn cell(self, p: Point, width: usize, height: usize) -> Option<(usize, usize)> {
-        let (row, col) = self.drawn(p)?;
-        if row < 0 || col < 0 || row as usize >= height || col as usize >= width {
-            return None;
-        }
-        Some((row as usize, col as usize))
+/// A box of drawn cells: its first layer, row and column, and its size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Frame {
+    /// The first layer.
+    pub layer: i64,
+    /// The first row.
+    pub top: i64,
+    /// The first column.
+    pub left: i64,
+    /// Columns.
+    pub width: usize,
+    /// Rows per layer.
+    pub height: usize,
+    /// Layers.
+    pub depth: usize,
+}
+
+impl Frame {
+    /// Cells of the box, holes included (saturating).
+    pub fn volume(&self) -> usize {
+        self.width
+            .saturating_mul(self.height)
+            .saturating_mul(self.depth)
     }
 }
 
 /// How a piece may move onto the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Motion {
-    /// Rotations and reflections.
+    /// Every motion a physical piece can make: rotations in space. A planar piece turned
+    /// over in space is its mirror image in the plane, so on planar grids this is every
+    /// rotation and reflection; on the cubic grid the 24 rotations.
     Free,
-    /// Rotations only.
+    /// Rotations of the lattice only (on the cubic grid the same as `Free`).
     OneSided,
     /// As drawn.
     Fixed,
+    /// Every symmetry of the lattice, mirror images included: on planar grids the same
+    /// as `Free`, on the cubic grid the 48 symmetries of the cube.
+    Mirror,
 }
 
 impl Motion {
     /// Every motion, in the order the file format lists them.
-    pub const ALL: [Motion; 3] = [Motion::Free, Motion::OneSided, Motion::Fixed];
+    pub const ALL: [Motion; 4] = [
+        Motion::Free,
+        Motion::OneSided,
+        Motion::Fixed,
+        Motion::Mirror,
+    ];
 
     /// The motion called `name` (see [`Motion::name`]).
     pub fn from_name(name: &str) -> Option<Motion> {
         Motion::ALL.into_iter().find(|m| m.name() == name)
     }
 
-    /// The motion's name in puzzle files: `free`, `one-sided` or `fixed`.
+    /// The motion's name in puzzle files: `free`, `one-sided`, `fixed` or `mirror`.
     pub fn name(self) -> &'static str {
         match self {
             Motion::Free => "free",
             Motion::OneSided => "one-sided",
             Motion::Fixed => "fixed",
+            Motion::Mirror => "mirror",
+        }
+    }
+
+    /// Whether a piece with this motion may be moved by `t` on `grid`.
+    pub fn allows(self, grid: Grid, t: Transform) -> bool {
+        match self {
+            Motion::Fixed => t == Transform::IDENTITY,
+            Motion::OneSided => t.is_proper(grid),
+            Motion::Free => grid.is_planar() || t.is_proper(grid),
+            Motion::Mirror => true,
         }
     }
 }
@@ -252,70 +330,95 @@ pub struct Piece {
     pub count: u32,
 }
 
-/// A board: the cells of a `width x height` rectangle that belong to it (the rest are holes).
+/// A board: the cells of a `width x height x depth` box that belong to it (the rest are
+/// holes). Planar boards have one layer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     /// The lattice.
     pub grid: Grid,
     /// Columns.
     pub width: usize,
-    /// Rows.
+    /// Rows per layer.
     pub height: usize,
-    /// Row-major, `width * height` entries; `true` where the board has a cell.
+    /// Layers: 1 on planar grids.
+    pub depth: usize,
+    /// `width * height * depth` entries, cell `(layer * height + row) * width + col`
+    /// (column fastest, then row, then layer: the order the search fills); `true`
+    /// where the board has a cell.
     pub cells: Vec<bool>,
 }
 
 impl Board {
     /// The full `width x height` rectangle.
     pub fn rectangle(grid: Grid, width: usize, height: usize) -> Board {
+        Board::cuboid(grid, width, height, 1)
+    }
+
+    /// The full `width x height x depth` box (`depth` 1 on planar grids).
+    pub fn cuboid(grid: Grid, width: usize, height: usize, depth: usize) -> Board {
         Board {
             grid,
             width,
             height,
-            cells: vec![true; width * height],
+            depth,
+            cells: vec![true; width * height * depth],
         }
     }
 
-    /// Whether cell `cell` (row-major) belongs to the board.
+    /// Rows of `width` cells in cell order, all layers: the rows the search's window
+    /// moves by.
+    pub fn rows(&self) -> usize {
+        self.height * self.depth
+    }
+
+    /// Whether cell `cell` (in cell order) belongs to the board.
     pub fn has(&self, cell: usize) -> bool {
         self.cells[cell]
     }
 
+    /// The drawn `(layer, row, col)` of cell `cell`.
+    pub fn drawn(&self, cell: usize) -> (usize, usize, usize) {
+        let row = cell / self.width;
+        (row / self.height, row % self.height, cell % self.width)
+    }
+
     /// Index of the board cell at lattice point `p`, if it is a board cell.
     pub fn index(&self, p: Point) -> Option<usize> {
-        let (row, col) = self.grid.cell(p, self.width, self.height)?;
-        let i = row * self.width + col;
+        let (layer, row, col) = self.grid.drawn(p)?;
+        let inside = |v: i32, n: usize| v >= 0 && (v as usize) < n;
+        if !(inside(layer, self.depth) && inside(row, self.height) && inside(col, self.width)) {
+            return None;
+        }
+        let i = (layer as usize * self.height + row as usize) * self.width + col as usize;
         self.cells[i].then_some(i)
     }
 
     /// The lattice point of cell `cell`.
     pub fn point(&self, cell: usize) -> Point {
-        self.grid.lattice(cell / self.width, cell % self.width)
+        let (layer, row, col) = self.drawn(cell);
+        self.grid.lattice(layer, row, col)
     }
 
     /// Board cells adjacent to `cell`.
     pub fn neighbours(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
-        let (x, y) = self.point(cell);
+        let (x, y, z) = self.point(cell);
         self.grid
             .neighbour_steps()
             .iter()
-            .filter_map(move |&(dx, dy)| self.index((x + dx, y + dy)))
+            .filter_map(move |&(dx, dy, dz)| self.index((x + dx, y + dy, z + dz)))
     }
 
     /// The board cells covered by shape `shape` translated so that its first cell lies
     /// on cell `anchor`, in the shape's order; `None` if no translation does that (a
     /// triangle pointing the other way), or some of it falls off the board or on a hole.
     pub fn cells_at(&self, shape: &[Point], anchor: usize) -> Option<Vec<usize>> {
-        let (ax, ay) = self.point(anchor);
-        let &(fx, fy) = shape.first()?;
-        let (dx, dy) = (ax - fx, ay - fy);
-        if !self.grid.is_translation((dx, dy)) {
+        let a = self.point(anchor);
+        let &f = shape.first()?;
+        let d = sub(a, f);
+        if !self.grid.is_translation(d) {
             return None;
         }
-        shape
-            .iter()
-            .map(|&(x, y)| self.index((x + dx, y + dy)))
-            .collect()
+        shape.iter().map(|&p| self.index(add(p, d))).collect()
     }
 
     /// The board's cells, in increasing order.
@@ -325,14 +428,14 @@ impl Board {
 
     /// The board's mirror image about the lattice line `x = y` (rows become columns on
     /// the square grid, triangle `(a, b)` becomes `(b, a)`), in its own smallest
-    /// rectangle, and for each of its cells the cell of `self` it is the image of
+    /// box, and for each of its cells the cell of `self` it is the image of
     /// ([`NONE`] for holes). The same reflection maps a piece by [`transpose`].
     pub(crate) fn transposed(&self) -> (Board, Vec<u32>) {
         let cells = self.cell_list();
-        let drawn: Vec<(i64, i64)> = cells
+        let drawn: Vec<(i64, i64, i64)> = cells
             .iter()
             .filter_map(|&c| self.grid.drawn(transpose(self.point(c))))
-            .map(|(r, c)| (i64::from(r), i64::from(c)))
+            .map(|(l, r, c)| (i64::from(l), i64::from(r), i64::from(c)))
             .collect();
         let Some(frame) = self.grid.frame(drawn.iter().copied()) else {
             return (self.clone(), Vec::new());
@@ -351,23 +454,26 @@ impl Board {
         (board, from)
     }
 
-    /// The board of the drawn cells `cells` in `frame` ([`Grid::frame`] of them), and
-    /// for each position of the rectangle the index in `cells` of the cell there
-    /// ([`NONE`] for holes).
+    /// The board of the drawn cells `cells` (`(layer, row, col)`) in `frame`
+    /// ([`Grid::frame`] of them), and for each position of the box the index in `cells`
+    /// of the cell there ([`NONE`] for holes).
     pub(crate) fn in_frame(
         grid: Grid,
-        (top, left, width, height): (i64, i64, usize, usize),
-        cells: &[(i64, i64)],
+        frame: Frame,
+        cells: &[(i64, i64, i64)],
     ) -> (Board, Vec<u32>) {
-        let mut board = Board {
-            grid,
+        let Frame {
             width,
             height,
-            cells: vec![false; width * height],
-        };
-        let mut index = vec![NONE; width * height];
-        for (k, &(r, c)) in cells.iter().enumerate() {
-            let i = (r - top) as usize * width + (c - left) as usize;
+            depth,
+            ..
+        } = frame;
+        let mut board = Board::cuboid(grid, width, height, depth);
+        board.cells.fill(false);
+        let mut index = vec![NONE; board.cells.len()];
+        for (k, &(l, r, c)) in cells.iter().enumerate() {
+            let (l, r, c) = (l - frame.layer, r - frame.top, c - frame.left);
+            let i = ((l as usize) * height + r as usize) * width + c as usize;
             board.cells[i] = true;
             index[i] = k as u32;
         }
@@ -375,89 +481,88 @@ impl Board {
     }
 }
 
-/// The mirror image of a lattice point about the line `x = y`, a reflection of the
-/// square, hex and triangle lattices alike.
-pub fn transpose((x, y): Point) -> Point {
-    (y, x)
+fn add(a: Point, b: Point) -> Point {
+    (a.0 + b.0, a.1 + b.1, a.2 + b.2)
 }
 
-/// `cells` sorted in scan order (drawn row, then column: the order of board cells)
-/// and translated so that the first lies in the unit cell at the origin: on the origin
-/// itself on the square and hex grids, on `(1, 1)` or `(2, 2)` on the triangle grid.
-/// Two shapes are congruent by translation exactly when their normal forms are equal.
-/// Empty for an empty shape; points that are no cells sort last.
+fn sub(a: Point, b: Point) -> Point {
+    (a.0 - b.0, a.1 - b.1, a.2 - b.2)
+}
+
+/// The mirror image of a lattice point about the plane `x = y`, a reflection of every
+/// lattice here.
+pub fn transpose((x, y, z): Point) -> Point {
+    (y, x, z)
+}
+
+/// `cells` sorted in scan order (drawn layer, row, then column: the order of board
+/// cells) and translated so that the first lies in the unit cell at the origin: on the
+/// origin itself on the square, hex and cubic grids, on `(1, 1, 0)` or `(2, 2, 0)` on the
+/// triangle grid. Two shapes are congruent by translation exactly when their normal
+/// forms are equal. Empty for an empty shape; points that are no cells sort last.
 pub fn normalise(grid: Grid, cells: &[Point]) -> Vec<Point> {
     let mut v: Vec<Point> = cells.to_vec();
-    v.sort_by_key(|&p| (grid.drawn(p).unwrap_or((i32::MAX, i32::MAX)), p));
+    v.sort_by_key(|&p| (grid.drawn(p).unwrap_or((i32::MAX, i32::MAX, i32::MAX)), p));
     let Some(&first) = v.first() else {
         return v;
     };
-    let (ox, oy) = grid.translation(first);
-    v.iter().map(|&(x, y)| (x - ox, y - oy)).collect()
+    let origin = grid.translation(first);
+    v.iter().map(|&p| sub(p, origin)).collect()
 }
 
 /// The distinct orientations of a shape under `motion`, normalised, in a fixed order:
-/// rotations of the shape as given, then rotations of its mirror image.
+/// its images under the lattice's symmetries that the motion allows, in
+/// [`Transform::all`] order (on planar grids: rotations of the shape as given, then
+/// rotations of its mirror image).
 pub fn orientations(grid: Grid, cells: &[Point], motion: Motion) -> Vec<Vec<Point>> {
     let mut out: Vec<Vec<Point>> = Vec::new();
-    let mirrors: &[bool] = match motion {
-        Motion::Free => &[false, true],
-        Motion::OneSided | Motion::Fixed => &[false],
-    };
-    let turns = match motion {
-        Motion::Fixed => 1,
-        _ => grid.rotation_count(),
-    };
-    for &mirror in mirrors {
-        let mut shape: Vec<Point> = if mirror {
-            cells.iter().map(|&p| grid.reflect(p)).collect()
-        } else {
-            cells.to_vec()
-        };
-        for _ in 0..turns {
-            let n = normalise(grid, &shape);
-            if !out.contains(&n) {
-                out.push(n);
-            }
-            shape = shape.iter().map(|&p| grid.rotate(p)).collect();
+    for t in Transform::all(grid) {
+        if !motion.allows(grid, t) {
+            continue;
+        }
+        let image: Vec<Point> = cells.iter().map(|&p| t.apply(grid, p)).collect();
+        let n = normalise(grid, &image);
+        if !out.contains(&n) {
+            out.push(n);
         }
     }
     out
 }
 
-/// A symmetry of the lattice about the origin: an optional reflection, then `turns`
-/// rotation steps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Transform {
-    /// Reflect first.
-    pub mirror: bool,
-    /// Then rotate this many steps.
-    pub turns: usize,
-}
+/// A symmetry of the lattice about the origin: entry `k` of the grid's list of
+/// symmetries (the identity first, then the other proper rotations, then the
+/// reflections; the lattice files say which is which).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Transform(pub u8);
 
 impl Transform {
+    /// The identity, first in every grid's list.
+    pub const IDENTITY: Transform = Transform(0);
+
     /// The image of `p`.
     pub fn apply(self, grid: Grid, p: Point) -> Point {
-        let p = if self.mirror { grid.reflect(p) } else { p };
-        (0..self.turns).fold(p, |q, _| grid.rotate(q))
+        on_lattice!(grid, symmetry(usize::from(self.0), p))
+    }
+
+    /// Whether it is a proper rotation (keeps handedness).
+    pub fn is_proper(self, grid: Grid) -> bool {
+        usize::from(self.0) < grid.rotation_count()
     }
 
     /// Every transform of the lattice, the identity first.
-    pub fn all(grid: Grid) -> Vec<Transform> {
-        [false, true]
-            .iter()
-            .flat_map(|&mirror| {
-                (0..grid.rotation_count()).map(move |turns| Transform { mirror, turns })
-            })
-            .collect()
+    pub fn all(grid: Grid) -> impl Iterator<Item = Transform> {
+        (0..grid.symmetry_count()).map(|k| Transform(k as u8))
     }
 
-    /// The half turn: half the rotations.
+    /// The half turn about the `z` axis: `(x, y, z)` to `(-x, -y, z)`.
     pub fn half_turn(grid: Grid) -> Transform {
-        Transform {
-            mirror: false,
-            turns: grid.rotation_count() / 2,
-        }
+        let axes = [(1, 0, 0), (0, 1, 0), (0, 0, 1)];
+        Transform::all(grid)
+            .find(|t| {
+                axes.iter()
+                    .all(|&(x, y, z)| t.apply(grid, (x, y, z)) == (-x, -y, z))
+            })
+            .expect("every lattice here has the half turn")
     }
 }
 
@@ -475,17 +580,17 @@ pub(crate) struct BoardSymmetry {
 fn board_map(board: &Board, t: Transform) -> Option<Perm> {
     let cells = board.cell_list();
     let points: Vec<Point> = cells.iter().map(|&c| board.point(c)).collect();
-    let key = |&(x, y): &Point| (y, x);
+    let key = |&(x, y, z): &Point| (z, y, x);
     let first = *points.iter().min_by_key(|p| key(p))?;
     let image: Vec<Point> = points.iter().map(|&p| t.apply(board.grid, p)).collect();
     let low = *image.iter().min_by_key(|p| key(p))?;
-    let (dx, dy) = (first.0 - low.0, first.1 - low.1);
-    if !board.grid.is_translation((dx, dy)) {
+    let d = sub(first, low);
+    if !board.grid.is_translation(d) {
         return None;
     }
     let mut cell_map = vec![NONE; board.cells.len()];
-    for (&c, &(x, y)) in cells.iter().zip(&image) {
-        cell_map[c] = board.index((x + dx, y + dy))? as u32;
+    for (&c, &p) in cells.iter().zip(&image) {
+        cell_map[c] = board.index(add(p, d))? as u32;
     }
     Some(cell_map)
 }
@@ -493,7 +598,6 @@ fn board_map(board: &Board, t: Transform) -> Option<Perm> {
 /// The symmetries of `board`, the identity first.
 pub(crate) fn board_symmetries(board: &Board) -> Vec<BoardSymmetry> {
     Transform::all(board.grid)
-        .into_iter()
         .filter_map(|transform| {
             let cell_map = board_map(board, transform)?;
             Some(BoardSymmetry {
@@ -507,23 +611,53 @@ pub(crate) fn board_symmetries(board: &Board) -> Vec<BoardSymmetry> {
 /// The board's half turn as a group of two cell maps (identity first), if the board
 /// is symmetric under it.
 pub(crate) fn half_turn_group(board: &Board) -> Option<Group> {
-    let identity = board_map(board, Transform::all(board.grid)[0])?;
+    let identity = board_map(board, Transform::IDENTITY)?;
     let turn = board_map(board, Transform::half_turn(board.grid))?;
     Some(Group::new(vec![identity, turn]))
 }
 
+/// A piece set with each piece's orientations, sorted, so that the piece map of each
+/// of a lattice's (up to 48) transforms is found without computing them again.
+pub(crate) struct PieceSet<'a> {
+    grid: Grid,
+    pieces: &'a [Piece],
+    /// `shapes[i]`: the orientations of piece `i`, sorted.
+    shapes: Vec<Vec<Vec<Point>>>,
+}
+
+impl<'a> PieceSet<'a> {
+    pub(crate) fn new(grid: Grid, pieces: &'a [Piece]) -> PieceSet<'a> {
+        let shapes = pieces
+            .iter()
+            .map(|p| {
+                let mut o = orientations(grid, &p.cells, p.motion);
+                o.sort();
+                o
+            })
+            .collect();
+        PieceSet {
+            grid,
+            pieces,
+            shapes,
+        }
+    }
+
+    /// [`piece_map`] of transform `t`.
+    pub(crate) fn map(&self, t: Transform) -> Option<Vec<usize>> {
+        piece_map(self.grid, self.pieces, &self.shapes, t)
+    }
+}
+
 /// How transform `t` permutes the piece set: `map[i]` = the piece that piece `i` becomes
-/// (same motion and count, and the image of its shape among that piece's orientations),
-/// or `None` if some piece has no such image, i.e. `t` is not a symmetry of the set.
-pub(crate) fn piece_map(grid: Grid, pieces: &[Piece], t: Transform) -> Option<Vec<usize>> {
-    let shapes: Vec<Vec<Vec<Point>>> = pieces
-        .iter()
-        .map(|p| {
-            let mut o = orientations(grid, &p.cells, p.motion);
-            o.sort();
-            o
-        })
-        .collect();
+/// (same motion and count, and the image of its shape among that piece's orientations
+/// `shapes`, sorted), or `None` if some piece has no such image, i.e. `t` is not a
+/// symmetry of the set.
+fn piece_map(
+    grid: Grid,
+    pieces: &[Piece],
+    shapes: &[Vec<Vec<Point>>],
+    t: Transform,
+) -> Option<Vec<usize>> {
     // A bijection: a piece goes to itself when it can, otherwise to the first piece of
     // its image kind not yet taken, so the k-th piece of a kind meets the k-th of its
     // image kind and two identical pieces never land on one.

@@ -15,7 +15,7 @@
 //! the row before; `docs/puzzle-format.md` shows one).
 
 use super::hex::Hex;
-use super::{Lattice, Point};
+use super::{planar_symmetry, Lattice, Point};
 
 /// The triangle lattice, as three times the centroids of its triangles.
 pub(crate) struct Triangle;
@@ -23,25 +23,29 @@ pub(crate) struct Triangle;
 impl Lattice for Triangle {
     /// Up triangles reach their neighbours by the first three steps, down triangles by
     /// the last three; the other three land on points that are not triangles.
-    const STEPS: &'static [Point] = &[(1, 1), (-2, 1), (1, -2), (-1, -1), (2, -1), (-1, 2)];
-    const ROTATIONS: usize = 6;
+    const STEPS: &'static [Point] = &[
+        (1, 1, 0),
+        (-2, 1, 0),
+        (1, -2, 0),
+        (-1, -1, 0),
+        (2, -1, 0),
+        (-1, 2, 0),
+    ];
+    const SYMMETRIES: usize = 12;
+    const PROPER: usize = 6;
 
-    /// 60 degrees about a vertex: the hex lattice's rotation, on its vertices.
-    fn rotate(p: Point) -> Point {
-        Hex::rotate(p)
+    /// The hex lattice's symmetries about a vertex (rotation by 60 degrees, reflection
+    /// about the line `x = y`), on its vertices.
+    fn symmetry(k: usize, p: Point) -> Point {
+        planar_symmetry(k, Self::PROPER, Hex::rotate, Hex::reflect, p)
     }
 
-    /// The hex lattice's reflection, about the line `x = y`.
-    fn reflect(p: Point) -> Point {
-        Hex::reflect(p)
-    }
-
-    fn lattice(row: i32, col: i32) -> Point {
+    fn lattice(row: i32, col: i32) -> (i32, i32) {
         let (a, down) = (col.div_euclid(2), col.rem_euclid(2));
         (3 * a + 1 + down, 3 * row + 1 + down)
     }
 
-    fn drawn((x, y): Point) -> Option<(i32, i32)> {
+    fn drawn(x: i32, y: i32) -> Option<(i32, i32)> {
         let kind = x.rem_euclid(3);
         if kind == 0 || y.rem_euclid(3) != kind {
             return None;
@@ -52,12 +56,12 @@ impl Lattice for Triangle {
     /// `(a, b, 0)` is triangle `(a, b)` up (an even column), `(a, b, 1)` down.
     fn coordinate_cell(c: &[i32]) -> Option<Point> {
         match *c {
-            [a, b, t @ (0 | 1)] => Some((3 * a + 1 + t, 3 * b + 1 + t)),
+            [a, b, t @ (0 | 1)] => Some((3 * a + 1 + t, 3 * b + 1 + t, 0)),
             _ => None,
         }
     }
 
-    fn translation((x, y): Point) -> Point {
-        (3 * x.div_euclid(3), 3 * y.div_euclid(3))
+    fn translation((x, y, z): Point) -> Point {
+        (3 * x.div_euclid(3), 3 * y.div_euclid(3), z)
     }
 }

@@ -67,7 +67,7 @@ pub fn placements(board: &Board, before: &[u32], after: &[u32]) -> Picture {
             if !board.has(i) {
                 continue;
             }
-            let at = ((i / board.width) as i32, (i % board.width) as i32);
+            let at = super::shape::at(board, i);
             let t = f64::from(n) / f64::from(max);
             cells.push(Cell {
                 at,

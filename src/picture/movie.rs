@@ -9,14 +9,14 @@
 
 use std::fmt::Write as _;
 
-use super::{finish, num, piece_colour, sheet, Cell, Panel, Picture, MARGIN, PAPER};
+use super::{finish, num, piece_colour, shape, sheet, Cell, Panel, Picture, MARGIN, PAPER};
 use crate::puzzle::Puzzle;
 use crate::tiling::{Move, Trace};
 
 /// The movie of `trace` on `puzzle`'s board, `seconds` per move.
 pub fn movie(puzzle: &Puzzle, trace: &Trace, seconds: f64) -> Picture {
     let board = &puzzle.board;
-    let at = |i: usize| ((i / board.width) as i32, (i % board.width) as i32);
+    let at = |i: usize| shape::at(board, i);
     let empty = Panel {
         grid: board.grid,
         cells: board

@@ -1,8 +1,8 @@
 //! Where a drawn cell `(row, col)` lies in a picture: its outline and centre, one
 //! function per grid, and where the cell across each side of the outline lies. A new
-//! grid needs only its arm in [`outline`].
+//! grid needs only its arm in [`outline`] (and, if it has layers, in [`at`]).
 
-use crate::grid::Grid;
+use crate::grid::{Board, Grid};
 
 /// A point of the picture, in pixels (x east, y south).
 pub type Xy = (f64, f64);
@@ -19,11 +19,20 @@ const HEX_APOTHEM: f64 = R * 0.866_025_403_784_438_6;
 const TRIANGLE: f64 = CELL * 1.5;
 const TRIANGLE_HEIGHT: f64 = TRIANGLE * 0.866_025_403_784_438_6;
 
+/// Where board cell `cell` is drawn, as the `(row, col)` of [`outline`]: its own row
+/// and column on planar grids; on the cubic grid its layer's square grid, the layers
+/// side by side from the bottom one, one empty column between two.
+pub fn at(board: &Board, cell: usize) -> (i32, i32) {
+    let (layer, row, col) = board.drawn(cell);
+    (row as i32, (layer * (board.width + 1) + col) as i32)
+}
+
 /// The corners of drawn cell `(row, col)`, in order around the cell, row 0 on top as
 /// the text output prints it. Hexagons stand on a corner, odd rows half a cell east.
+/// Layers of cubes are drawn as squares ([`at`]).
 pub fn outline(grid: Grid, row: i32, col: i32) -> Vec<Xy> {
     match grid {
-        Grid::Square => {
+        Grid::Square | Grid::Cubic => {
             let (x, y) = (f64::from(col) * CELL, f64::from(row) * CELL);
             vec![(x, y), (x + CELL, y), (x + CELL, y + CELL), (x, y + CELL)]
         }

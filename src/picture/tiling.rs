@@ -64,10 +64,13 @@ fn panel(puzzle: &Puzzle, tiling: &Tiling, style: Style, labels: &[char]) -> Pan
     let grid = board.grid;
     let copies = copies(puzzle, tiling);
     let mut cells = Vec::new();
+    // The piece of each cell pushed, as the label needs it.
+    let mut pieces = Vec::new();
     for (i, (&piece, &copy)) in tiling.iter().zip(&copies).enumerate() {
         let Some(piece) = piece else { continue };
+        pieces.push(piece);
         cells.push(Cell {
-            at: ((i / board.width) as i32, (i % board.width) as i32),
+            at: shape::at(board, i),
             fill: piece_colour(piece.into()).to_string(),
             region: copy,
             cage: None,
@@ -77,10 +80,15 @@ fn panel(puzzle: &Puzzle, tiling: &Tiling, style: Style, labels: &[char]) -> Pan
     if style.labels {
         let regions: BTreeSet<usize> = cells.iter().map(|c| c.region).collect();
         for region in regions {
-            let members: Vec<&Cell> = cells.iter().filter(|c| c.region == region).collect();
+            let members: Vec<(&Cell, u16)> = cells
+                .iter()
+                .zip(&pieces)
+                .filter(|(c, _)| c.region == region)
+                .map(|(c, &p)| (c, p))
+                .collect();
             let centres: Vec<Xy> = members
                 .iter()
-                .map(|c| shape::centre(grid, c.at.0, c.at.1))
+                .map(|(c, _)| shape::centre(grid, c.at.0, c.at.1))
                 .collect();
             let n = centres.len() as f64;
             let mid = centres
@@ -91,9 +99,7 @@ fn panel(puzzle: &Puzzle, tiling: &Tiling, style: Style, labels: &[char]) -> Pan
                 .iter()
                 .min_by(|a, b| dist(a).total_cmp(&dist(b)))
                 .expect("a region has cells");
-            let (row, col) = members[0].at;
-            let piece = tiling[row as usize * board.width + col as usize];
-            if let Some(&label) = piece.and_then(|p| labels.get(usize::from(p))) {
+            if let Some(&label) = labels.get(usize::from(members[0].1)) {
                 texts.push(Text {
                     text: label.to_string(),
                     at: *best,

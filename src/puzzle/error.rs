@@ -103,6 +103,11 @@ fn grid_hint(grid: &Grid) -> &'static str {
              row above, an odd column (pointing up) the even column before it in the row \
              below"
         }
+        Grid::Cubic => {
+            "cubes join across a face: beside each other in a layer, or at the same row \
+             and column of the layers before and after (layers are separated by a line \
+             of '-')"
+        }
     }
 }
 
@@ -112,6 +117,7 @@ fn coordinate_form(grid: &Grid) -> &'static str {
         Grid::Square => "(x, y): column, row",
         Grid::Hex => "(q, r): axial, the row r and q = column - floor(r / 2)",
         Grid::Triangle => "(a, b, 0) or (a, b, 1): row b, column 2a or 2a + 1",
+        Grid::Cubic => "(x, y, z): column, row, layer",
     }
 }
 
@@ -178,25 +184,29 @@ pub enum PuzzleErrorKind {
     )]
     StrayLine,
 
-    #[error("unknown grid '{word}'; expected square, hex or triangle")]
+    #[error("unknown grid '{word}'; expected square, hex, triangle or cubic")]
     UnknownGrid { word: String },
 
-    #[error("grid '{word}' is not supported yet; expected square, hex or triangle")]
-    UnsupportedGrid { word: String },
+    #[error(
+        "a layer separator (a line of '-') in a drawing on the {} grid; expected drawing \
+         lines of one layer ('grid: cubic' has layers)",
+        .grid.name()
+    )]
+    PlanarLayers { grid: Grid },
 
-    #[error("unknown motion '{word}'; expected free, one-sided or fixed")]
+    #[error("unknown motion '{word}'; expected free, one-sided, fixed or mirror")]
     UnknownMotion { word: String },
 
     #[error("unknown leftover setting '{word}'; expected allowed or forbidden")]
     UnknownLeftover { word: String },
 
     #[error(
-        "unknown piece option '{word}'; expected a motion (free, one-sided or fixed) or \
-         'count N'"
+        "unknown piece option '{word}'; expected a motion (free, one-sided, fixed or \
+         mirror) or 'count N'"
     )]
     UnknownPieceOption { word: String },
 
-    #[error("the motion of piece {name} is given twice; expected at most one of free, one-sided or fixed")]
+    #[error("the motion of piece {name} is given twice; expected at most one of free, one-sided, fixed or mirror")]
     DuplicateMotion { name: String },
 
     #[error("the count of piece {name} is given twice; expected at most one 'count N'")]
@@ -248,11 +258,16 @@ pub enum PuzzleErrorKind {
     NoCells { drawing: Drawing },
 
     #[error(
-        "the board is {width} columns by {height} rows; expected at most {} cells in its \
-         rectangle",
+        "the board is {width} columns by {height} rows{}; expected at most {} cells in its \
+         box",
+        if *.depth > 1 { format!(" by {depth} layers") } else { String::new() },
         super::MAX_BOARD_CELLS
     )]
-    BoardTooLarge { width: usize, height: usize },
+    BoardTooLarge {
+        width: usize,
+        height: usize,
+        depth: usize,
+    },
 
     #[error(
         "piece {name} is not connected: this cell is not joined to the cell at line \
@@ -266,7 +281,10 @@ pub enum PuzzleErrorKind {
         other_column: usize,
     },
 
-    #[error("missing 'grid:' line; expected 'grid: square' or 'grid: hex'")]
+    #[error(
+        "missing 'grid:' line; expected 'grid: square', 'grid: hex', 'grid: triangle' or \
+         'grid: cubic'"
+    )]
     MissingGrid,
 
     #[error("missing board; expected a 'board:' line followed by its drawing")]

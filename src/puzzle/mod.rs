@@ -7,9 +7,9 @@
 //! ```text
 //! # Comments start with '#'.
 //! name: pentomino-3x20       # optional; default: the file name without extension
-//! grid: square               # square, hex or triangle (cubic: not yet)
+//! grid: square               # square, hex, triangle or cubic
 //! leftover: forbidden        # optional; 'allowed' lets pieces cover more than the board
-//! motion: free               # optional default for pieces: free, one-sided or fixed
+//! motion: free               # optional default for pieces: free, one-sided, fixed, mirror
 //!
 //! board:                     # the drawing follows, up to a blank line
 //! xxx
@@ -25,20 +25,23 @@
 //! its cell character when the name is one character long.
 //!
 //! Drawings are read as rows of columns, the first drawn line being row 0. On the hex
-//! grid odd rows are shifted half a cell east, and `(row, col)` becomes the lattice
-//! point [`Grid::lattice`]`(row, col)`, exactly as the engine numbers board cells.
+//! grid odd rows are shifted half a cell east. On the cubic grid a line of `-` starts
+//! the next layer, on top of the one before (layer 0, drawn first, is the bottom), and
+//! rows count from 0 again in each layer. `(row, col)` of layer `layer` becomes the
+//! lattice point [`Grid::lattice`]`(layer, row, col)`, exactly as the engine numbers
+//! board cells.
 //!
 //! ```
 //! let text = "grid: square\nboard:\nxxx\nxxx\n\npiece L:\nxx\nx.\n\npiece I: fixed\nxxx\n";
 //! let puzzle = polytile::Puzzle::parse(text, "tiny.puz").unwrap();
 //! assert_eq!(puzzle.name, "tiny");
 //! assert_eq!((puzzle.board.width, puzzle.board.height), (3, 2));
-//! assert_eq!(puzzle.pieces[0].cells, vec![(0, 0), (1, 0), (0, 1)]);
+//! assert_eq!(puzzle.pieces[0].cells, vec![(0, 0, 0), (1, 0, 0), (0, 1, 0)]);
 //!
 //! let err = polytile::Puzzle::parse("grid: hexagon\n", "bad.puz").unwrap_err();
 //! assert_eq!(
 //!     err.to_string(),
-//!     "bad.puz:1:7: unknown grid 'hexagon'; expected square, hex or triangle"
+//!     "bad.puz:1:7: unknown grid 'hexagon'; expected square, hex, triangle or cubic"
 //! );
 //! ```
 
@@ -161,13 +164,14 @@ impl Puzzle {
             out.push_str("leftover: allowed\n");
         }
         out.push_str("\nboard:\n");
-        let rows: Vec<Vec<bool>> = self
+        let width = self.board.width.max(1);
+        let layers: Vec<Vec<Vec<bool>>> = self
             .board
             .cells
-            .chunks(self.board.width.max(1))
-            .map(<[bool]>::to_vec)
+            .chunks(width * self.board.height.max(1))
+            .map(|layer| layer.chunks(width).map(<[bool]>::to_vec).collect())
             .collect();
-        draw(&mut out, grid, &rows);
+        draw(&mut out, grid, &layers);
         for piece in &self.pieces {
             out.push_str(&format!("\npiece {}:", piece.name));
             if piece.motion != Motion::Free {
@@ -177,37 +181,53 @@ impl Puzzle {
                 out.push_str(&format!(" count {}", piece.count));
             }
             out.push('\n');
-            draw(&mut out, grid, &piece_rows(grid, piece));
+            draw(&mut out, grid, &piece_layers(grid, piece));
         }
         out
     }
 }
 
-/// A piece's cells as drawing rows, from an even row (hex) and an even column
-/// (triangle), as the parser reads a piece drawing.
-fn piece_rows(grid: Grid, piece: &Piece) -> Vec<Vec<bool>> {
-    let cells: Vec<(i32, i32)> = piece.cells.iter().filter_map(|&p| grid.drawn(p)).collect();
-    let top = cells.iter().map(|c| c.0).min().unwrap_or(0);
+/// A piece's cells as drawing layers of rows, from an even row (hex) and an even
+/// column (triangle), as the parser reads a piece drawing.
+fn piece_layers(grid: Grid, piece: &Piece) -> Vec<Vec<Vec<bool>>> {
+    let cells: Vec<(i32, i32, i32)> = piece.cells.iter().filter_map(|&p| grid.drawn(p)).collect();
+    let low = |f: fn(&(i32, i32, i32)) -> i32| cells.iter().map(f).min().unwrap_or(0);
+    let (first, top, left) = (low(|c| c.0), low(|c| c.1), low(|c| c.2));
     let top = top - top.rem_euclid(2);
-    let left = cells.iter().map(|c| c.1).min().unwrap_or(0);
     let left = match grid {
         Grid::Triangle => left - left.rem_euclid(2),
-        Grid::Square | Grid::Hex => left,
+        Grid::Square | Grid::Hex | Grid::Cubic => left,
     };
-    let height = cells.iter().map(|c| c.0 - top + 1).max().unwrap_or(0);
-    let width = cells.iter().map(|c| c.1 - left + 1).max().unwrap_or(0);
-    let mut rows = vec![vec![false; width as usize]; height as usize];
-    for (r, c) in cells {
-        rows[(r - top) as usize][(c - left) as usize] = true;
+    let size = |f: fn(&(i32, i32, i32)) -> i32, from: i32| {
+        cells.iter().map(|c| f(c) - from + 1).max().unwrap_or(0) as usize
+    };
+    let (depth, height, width) = (
+        size(|c| c.0, first),
+        size(|c| c.1, top),
+        size(|c| c.2, left),
+    );
+    let mut layers = vec![vec![vec![false; width]; height]; depth];
+    for (l, r, c) in cells {
+        layers[(l - first) as usize][(r - top) as usize][(c - left) as usize] = true;
     }
-    rows
+    layers
 }
 
-fn draw(out: &mut String, grid: Grid, rows: &[Vec<bool>]) {
+/// Layers of rows as drawing lines, layers separated by a line `-`.
+fn draw(out: &mut String, grid: Grid, layers: &[Vec<Vec<bool>>]) {
+    for (l, rows) in layers.iter().enumerate() {
+        if l > 0 {
+            out.push_str("-\n");
+        }
+        draw_layer(out, grid, rows);
+    }
+}
+
+fn draw_layer(out: &mut String, grid: Grid, rows: &[Vec<bool>]) {
     for (r, row) in rows.iter().enumerate() {
         let marks = row.iter().map(|&c| if c { 'x' } else { '.' });
         let line: String = match grid {
-            Grid::Square | Grid::Triangle => marks.collect(),
+            Grid::Square | Grid::Triangle | Grid::Cubic => marks.collect(),
             Grid::Hex => {
                 let indent = if r % 2 == 1 { " " } else { "" };
                 let cells: Vec<String> = marks.map(String::from).collect();

@@ -23,6 +23,8 @@ enum Row {
     Marks(usize, Vec<(bool, usize)>),
     /// Cells as coordinate tuples, each with the position of its `(`.
     Coords(Vec<(Vec<i32>, Pos)>),
+    /// A line of `-` between two layers of a cubic drawing, at its first `-`.
+    Layer(Pos),
 }
 
 impl Row {
@@ -30,6 +32,7 @@ impl Row {
         match self {
             Row::Marks(_, marks) => marks.iter().any(|m| m.0),
             Row::Coords(cells) => !cells.is_empty(),
+            Row::Layer(_) => false,
         }
     }
 }
@@ -123,11 +126,7 @@ fn words(text: &str, start: usize) -> Vec<(&str, usize)> {
 }
 
 fn parse_grid(word: &str) -> Result<Grid, PuzzleErrorKind> {
-    match Grid::from_name(word) {
-        Some(grid) => Ok(grid),
-        None if word == "cubic" => Err(PuzzleErrorKind::UnsupportedGrid { word: word.into() }),
-        None => Err(PuzzleErrorKind::UnknownGrid { word: word.into() }),
-    }
+    Grid::from_name(word).ok_or_else(|| PuzzleErrorKind::UnknownGrid { word: word.into() })
 }
 
 fn parse_motion(word: &str) -> Option<Motion> {
@@ -193,7 +192,12 @@ impl Parser<'_> {
                 return Err(self.at(line, column, PuzzleErrorKind::MixedForms { drawing }));
             }
         }
-        let row = if coords {
+        let trimmed = content.trim();
+        let layer = !coords && own != Some('-') && trimmed.chars().all(|c| c == '-');
+        let row = if layer {
+            let column = content.chars().take_while(|c| c.is_whitespace()).count() + 1;
+            Row::Layer(Pos { line, column })
+        } else if coords {
             Row::Coords(self.coordinate_line(line, content, &drawing)?)
         } else {
             Row::Marks(line, self.marks(line, content, drawing, own)?)
@@ -408,9 +412,9 @@ impl Parser<'_> {
             return Ok(());
         }
         let expected = match keyword {
-            "grid" => "square, hex or triangle",
+            "grid" => "square, hex, triangle or cubic",
             "leftover" => "allowed or forbidden",
-            _ => "free, one-sided or fixed",
+            _ => "free, one-sided, fixed or mirror",
         };
         let Some(&(word, column)) = value_words.first() else {
             let kind = PuzzleErrorKind::MissingValue {
@@ -592,15 +596,24 @@ impl Parser<'_> {
     ) -> Result<Vec<(Point, Pos)>, PuzzleError> {
         let mut points = Vec::new();
         let mut seen: HashMap<Point, Pos> = HashMap::new();
-        for (r, row) in rows.iter().enumerate() {
+        // Drawn rows count from 0 in each layer.
+        let (mut layer, mut r) = (0, 0);
+        for row in rows {
             match row {
+                Row::Layer(pos) => {
+                    if grid.is_planar() {
+                        return Err(self.error(*pos, PuzzleErrorKind::PlanarLayers { grid }));
+                    }
+                    (layer, r) = (layer + 1, 0);
+                }
                 Row::Marks(line, marks) => {
                     let line = *line;
                     for (c, &(cell, column)) in marks.iter().enumerate() {
                         if cell {
-                            points.push((grid.lattice(r, c), Pos { line, column }));
+                            points.push((grid.lattice(layer, r, c), Pos { line, column }));
                         }
                     }
+                    r += 1;
                 }
                 Row::Coords(cells) => {
                     for (values, pos) in cells {
@@ -627,28 +640,29 @@ impl Parser<'_> {
         Ok(points)
     }
 
-    /// The board: the smallest rectangle holding every cell. On the hex grid it starts
+    /// The board: the smallest box holding every cell. On the hex grid it starts
     /// on an even row, on the triangle grid on an even column, so that rows and
     /// columns keep what their parity means.
     fn board(&self, grid: Grid, decl: &BoardDecl) -> Result<Board, PuzzleError> {
-        let cells: Vec<(i64, i64)> = self
+        let cells: Vec<(i64, i64, i64)> = self
             .points(grid, &decl.rows, &Drawing::Board)?
             .into_iter()
             .filter_map(|(p, _)| grid.drawn(p))
-            .map(|(r, c)| (i64::from(r), i64::from(c)))
+            .map(|(l, r, c)| (i64::from(l), i64::from(r), i64::from(c)))
             .collect();
-        let Some(frame @ (_, _, width, height)) = grid.frame(cells.iter().copied()) else {
+        let Some(frame) = grid.frame(cells.iter().copied()) else {
             // `close` rejects a board without cells; this keeps `finish` total anyway.
             let kind = PuzzleErrorKind::NoCells {
                 drawing: Drawing::Board,
             };
             return Err(self.error(decl.header, kind));
         };
-        if width
-            .checked_mul(height)
-            .is_none_or(|n| n > MAX_BOARD_CELLS)
-        {
-            let kind = PuzzleErrorKind::BoardTooLarge { width, height };
+        if frame.volume() > MAX_BOARD_CELLS {
+            let kind = PuzzleErrorKind::BoardTooLarge {
+                width: frame.width,
+                height: frame.height,
+                depth: frame.depth,
+            };
             return Err(self.error(decl.header, kind));
         }
         Ok(Board::in_frame(grid, frame, &cells).0)
@@ -669,9 +683,9 @@ impl Parser<'_> {
         let mut stack = vec![0];
         seen[0] = true;
         while let Some(i) = stack.pop() {
-            let (x, y) = points[i].0;
-            for &(dx, dy) in grid.neighbour_steps() {
-                if let Some(&j) = index.get(&(x + dx, y + dy)) {
+            let (x, y, z) = points[i].0;
+            for &(dx, dy, dz) in grid.neighbour_steps() {
+                if let Some(&j) = index.get(&(x + dx, y + dy, z + dz)) {
                     if !seen[j] {
                         seen[j] = true;
                         stack.push(j);

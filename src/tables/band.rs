@@ -1,5 +1,9 @@
 //! The band table: which patterns of a few consecutive rows hold a closed region that
 //! the pieces cannot tile, so that the search rejects such a board with one look-up.
+//!
+//! A band is closed on every side but its last row only on planar grids: on the cubic
+//! grid a cell also touches the cell one layer north, beyond the band, so no region
+//! of a band is known to be closed and the table marks nothing.
 
 use std::collections::HashMap;
 
@@ -18,8 +22,15 @@ pub fn band_rows(width: usize) -> usize {
 /// parity `parity` and with every row south of them filled, holds a free region that
 /// does not reach the band's last row and that the pieces cannot tile (by size, and for
 /// regions of at most [`TILE_CHECK_CELLS`] cells by an exact search). Such a region is
-/// closed on every side, so no board containing that band can be completed.
+/// closed on every side, so no board containing that band can be completed. On the
+/// cubic grid no pattern is marked (see the module docs).
 pub fn band_table(grid: Grid, width: usize, parity: usize, pieces: &[Piece]) -> Vec<u64> {
+    let rows = band_rows(width);
+    let bits = rows * width;
+    let mut table = vec![0u64; (1usize << bits).div_ceil(64)];
+    if !grid.is_planar() {
+        return table;
+    }
     let sizes: Vec<usize> = pieces
         .iter()
         .flat_map(|p| std::iter::repeat_n(p.cells.len(), p.count as usize))
@@ -31,8 +42,6 @@ pub fn band_table(grid: Grid, width: usize, parity: usize, pieces: &[Piece]) -> 
         .collect();
     let mut available: Vec<u32> = pieces.iter().map(|p| p.count).collect();
     let mut verdicts: HashMap<u64, bool> = HashMap::new();
-    let rows = band_rows(width);
-    let bits = rows * width;
     // A board one row taller when the parity is odd, so that its rows have the right
     // parity; the band is its last `rows` rows.
     let board = Board::rectangle(grid, width, rows + parity);
@@ -47,7 +56,6 @@ pub fn band_table(grid: Grid, width: usize, parity: usize, pieces: &[Piece]) -> 
         .collect();
     let all = (1u64 << bits) - 1;
     let top_row = all & !((1u64 << ((rows - 1) * width)) - 1);
-    let mut table = vec![0u64; (1usize << bits).div_ceil(64)];
     for pattern in 0u64..1 << bits {
         let mut free = !pattern & all;
         while free != 0 {

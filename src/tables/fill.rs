@@ -70,8 +70,17 @@ pub fn fillable_sizes(sizes: &[usize]) -> u64 {
     reach
 }
 
-/// Connected regions of the board cells where `blocked` is false, each as a cell list.
-pub fn regions(board: &Board, blocked: &[bool]) -> Vec<Vec<usize>> {
+/// `neighbours[cell]`: the board cells adjacent to each cell ([`Board::neighbours`]),
+/// computed once for the many [`regions`] of table building.
+pub fn neighbour_lists(board: &Board) -> Vec<Vec<usize>> {
+    (0..board.cells.len())
+        .map(|c| board.neighbours(c).collect())
+        .collect()
+}
+
+/// Connected regions of the board cells where `blocked` is false, each as a cell list;
+/// `neighbours` is [`neighbour_lists`] of the board.
+pub fn regions(board: &Board, neighbours: &[Vec<usize>], blocked: &[bool]) -> Vec<Vec<usize>> {
     let mut seen = blocked.to_vec();
     for (i, s) in seen.iter_mut().enumerate() {
         *s |= !board.has(i);
@@ -87,7 +96,7 @@ pub fn regions(board: &Board, blocked: &[bool]) -> Vec<Vec<usize>> {
         while next < region.len() {
             let c = region[next];
             next += 1;
-            for n in board.neighbours(c) {
+            for &n in &neighbours[c] {
                 if !seen[n] {
                     seen[n] = true;
                     region.push(n);

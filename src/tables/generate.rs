@@ -10,7 +10,7 @@ use crate::grid::{meteor, orientations, Board, Piece, Point};
 use crate::symmetry::Group;
 
 use super::band::{band_rows, band_table};
-use super::fill::{fillable_sizes, regions, tileable, TILE_CHECK_CELLS};
+use super::fill::{fillable_sizes, neighbour_lists, regions, tileable, TILE_CHECK_CELLS};
 use super::{Census, TableLayout, Tables, TablesError, SHIFT_ROWS};
 
 /// Pieces a search can track: one bit each in a `u32` set.
@@ -72,7 +72,7 @@ pub fn generate(
     let candidates = candidates(board, &orients, restrict)?;
 
     let shift = SHIFT_ROWS * width;
-    let offsets = board.height.div_ceil(SHIFT_ROWS);
+    let offsets = board.rows().div_ceil(SHIFT_ROWS);
     let ncells = board.cells.len();
     let layout = TableLayout {
         anchors: shift,
@@ -98,7 +98,7 @@ pub fn generate(
     let groups = offsets * layout.anchors * layout.pieces;
     let mut t = Tables {
         width,
-        height: board.height,
+        height: board.rows(),
         shift_rows: SHIFT_ROWS,
         offsets,
         layout,
@@ -218,6 +218,8 @@ struct Pruner<'a> {
     other_sizes: Vec<u64>,
     available: Vec<u32>,
     blocked: Vec<bool>,
+    /// The board's [`neighbour_lists`].
+    neighbours: Vec<Vec<usize>>,
 }
 
 impl<'a> Pruner<'a> {
@@ -243,6 +245,7 @@ impl<'a> Pruner<'a> {
             other_sizes,
             available: pieces.iter().map(|p| p.count).collect(),
             blocked: vec![false; board.cells.len()],
+            neighbours: neighbour_lists(board),
         }
     }
 
@@ -255,7 +258,7 @@ impl<'a> Pruner<'a> {
         // pieces other than this one.
         self.blocked.iter_mut().for_each(|b| *b = false);
         covered.iter().for_each(|&c| self.blocked[c] = true);
-        for r in regions(board, &self.blocked) {
+        for r in regions(board, &self.neighbours, &self.blocked) {
             // The size bit set stops at 63 cells: larger regions are not judged (on
             // boards beyond 64 cells they are common).
             if r.len() >= 64 {
@@ -278,7 +281,7 @@ impl<'a> Pruner<'a> {
         // islands, as long as they lie inside the window.
         let base = cell - cell % (SHIFT_ROWS * board.width);
         self.blocked[..cell].iter_mut().for_each(|b| *b = true);
-        let mut rs = regions(board, &self.blocked);
+        let mut rs = regions(board, &self.neighbours, &self.blocked);
         rs.sort_by_key(|r| std::cmp::Reverse(r.len()));
         let mut islands = 0;
         for r in rs.iter().skip(1) {

@@ -111,7 +111,7 @@ pub struct Placement {
 pub struct Tables {
     /// Board columns.
     pub width: usize,
-    /// Board rows.
+    /// Board rows of `width` cells, all layers ([`crate::grid::Board::rows`]).
     pub height: usize,
     /// Rows per window move ([`SHIFT_ROWS`]).
     pub shift_rows: usize,

@@ -5,7 +5,8 @@
 //!
 //! Known counts: domino tilings of the n x n square, n = 2, 4, ..., 12: 2, 36, 6,728,
 //! 12,988,816, 258,584,046,368, 53,060,477,521,960,000 (OEIS A004003); of the 2 x n
-//! rectangle: Fibonacci F(n + 1) (OEIS A000045).
+//! rectangle: Fibonacci F(n + 1) (OEIS A000045); of the 2 x 2 x n box: 2, 9, 32, 121,
+//! 450, 1,681 for n = 1 to 6 (OEIS A006253).
 
 use polytile::count::MemoOptions;
 use polytile::{Board, Grid, Mode, Motion, Options, Piece, Puzzle, TilingError, TilingSolver};
@@ -36,7 +37,7 @@ fn plain_count(solver: &TilingSolver) -> u64 {
 fn dominoes(n: u32) -> Piece {
     Piece {
         name: "d".into(),
-        cells: vec![(0, 0), (1, 0)],
+        cells: vec![(0, 0, 0), (1, 0, 0)],
         motion: Motion::Free,
         count: n,
     }
@@ -87,7 +88,7 @@ fn memo_counts_match_brute_force_on_random_puzzles_with_copies() {
         let cells = board.cells.iter().filter(|&&c| c).count();
         // A monomino, a domino and a straight tromino of the board's grid, in copies.
         let shapes: Vec<Vec<_>> = (1..=3)
-            .map(|n| (0..n).map(|col| grid.lattice(0, col)).collect())
+            .map(|n| (0..n).map(|col| grid.lattice(0, 0, col)).collect())
             .collect();
         let mut pieces: Vec<Piece> = Vec::new();
         for (i, shape) in shapes.iter().enumerate() {
@@ -151,6 +152,18 @@ fn memo_counts_domino_tilings() {
         let fib = (0..n).fold((1u64, 1u64), |(a, b), _| (b, a + b)).0;
         let solver = square_of_dominoes(2, n);
         assert_eq!(memo_count(&solver, 1, 1 << 30).0, fib, "2 x {n}");
+    }
+    // In boxes: dominoes in the 2 x 2 x n box, OEIS A006253 (perfect matchings of
+    // C_4 x P_n), against the plain search too.
+    for (n, expected) in [(1, 2), (2, 9), (3, 32), (4, 121), (5, 450), (6, 1681)] {
+        let p = puzzle(
+            &Board::cuboid(Grid::Cubic, 2, 2, n),
+            &[dominoes(2 * n as u32)],
+            false,
+        );
+        let solver = TilingSolver::new(&p, Mode::All).expect("dominoes fill the box");
+        assert_eq!(memo_count(&solver, 2, 1 << 30).0, expected, "2 x 2 x {n}");
+        assert_eq!(plain_count(&solver), expected, "2 x 2 x {n}");
     }
     // A memo too small to store anything: the count is the same, from more nodes.
     let solver = square_of_dominoes(6, 6);

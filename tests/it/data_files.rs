@@ -12,6 +12,12 @@
 //! geometry, `tiling::symmetries`) the representatives are pairwise inequivalent and
 //! their orbits are exactly the all-mode solutions.
 //!
+//! Files whose full count is too slow for a test ([`SAMPLED`]: the Bedlam cube, the solid
+//! pentominoes) are checked on their first solutions in both modes instead: each
+//! verified, all-mode solutions pairwise distinct, representatives pairwise
+//! inequivalent, the group order as known. Their full counts are the benchmarks'
+//! (`benches/compare.sh`, README.md).
+//!
 //! The orbit checks compare labelled tilings (`Tiling`: the piece index on each cell).
 //! A tiling is one solution only when every piece has one copy (copies share an index,
 //! so two placements of touching copies can draw alike); for a file with copies the
@@ -22,7 +28,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use crate::common::tiling::{self, PieceSpec, Pt, Symmetry};
-use crate::common::{solve, solve_distinct, verifier_specs, Limits};
+use crate::common::{solve, solve_distinct, verifier_box_specs, verifier_specs, Limits};
 use polytile::{Grid, Motion, Puzzle, Tiling};
 
 /// What a file's pieces are, checked with the verifier's own polyform enumeration.
@@ -34,11 +40,49 @@ enum Set {
     OneSided(usize),
     /// The meteor pieces: piece `i` is the shape of digit `i` in the smallest solution.
     Meteor,
+    /// The Soma pieces: every free polycube of 3 or 4 cubes that is not a box.
+    Soma,
+    /// Every free polyomino of this many cells, as flat pieces on the cubic grid.
+    Flat(usize),
+    /// The Bedlam pieces: one tetracube and 12 pentacubes, none alike, 7 with 24
+    /// orientations, 5 with 12 and one with 3 (Kurowski's counts).
+    Bedlam,
 }
+
+/// Files whose full count is too slow for a test: only their first this many
+/// solutions in each mode are searched and checked.
+const SAMPLED: &[(&str, usize)] = &[
+    ("bedlam-4x4x4.puz", 300),
+    ("solid-pentominoes-3x4x5.puz", 300),
+];
 
 /// Known counts per file: (file, T, D, symmetries of board and pieces, piece set,
 /// source as the header names it).
 const KNOWN: &[(&str, usize, usize, usize, Set, &str)] = &[
+    (
+        "bedlam-4x4x4.puz",
+        460_464,
+        19_186,
+        24,
+        Set::Bedlam,
+        "Scott Kurowski",
+    ),
+    (
+        "soma-3x3x3.puz",
+        11_520,
+        240,
+        48,
+        Set::Soma,
+        "Knuth, TAOCP 4B, 7.2.2.1",
+    ),
+    (
+        "solid-pentominoes-3x4x5.puz",
+        31_520,
+        3_940,
+        8,
+        Set::Flat(5),
+        "Wikipedia \"Pentomino\"",
+    ),
     (
         "hexiamonds-4x9.puz",
         148,
@@ -285,9 +329,14 @@ fn pieces_are_the_sets_the_files_describe() {
     for &(name, _, _, _, set, _) in KNOWN {
         let (p, _) = load(&data_dir().join(name));
         let g = p.board.grid;
+        if g == Grid::Cubic {
+            check_box_set(name, &verifier_box_specs(&p), set);
+            continue;
+        }
         let specs = verifier_specs(&p);
         let class = |s: &PieceSpec, m: Motion| tiling::canonical(g, &tiling::points(g, &s.0), m);
         match set {
+            Set::Soma | Set::Flat(_) | Set::Bedlam => panic!("{name}: a cubic set on {g:?}"),
             Set::Free(n) | Set::OneSided(n) => {
                 let motion = if matches!(set, Set::Free(_)) {
                     Motion::Free
@@ -338,14 +387,98 @@ fn check_solution(p: &Puzzle, specs: &[PieceSpec], t: &Tiling, what: &str) {
     .unwrap_or_else(|e| panic!("{what}: invalid solution {}: {e}", show(p, t)));
 }
 
+/// The pieces of a cubic file against what its [`Set`] says, with the verifier's
+/// geometry.
+fn check_box_set(name: &str, specs: &[tiling::BoxSpec], set: Set) {
+    let g = Grid::Cubic;
+    for s in specs {
+        assert_eq!((s.1, s.2), (Motion::Free, 1), "{name}");
+    }
+    let drawn: BTreeSet<Vec<Pt>> = specs
+        .iter()
+        .map(|s| tiling::canonical(g, &s.0, Motion::Free))
+        .collect();
+    assert_eq!(drawn.len(), specs.len(), "{name}: a piece twice");
+    let want: BTreeSet<Vec<Pt>> = match set {
+        Set::Soma => [3, 4]
+            .into_iter()
+            .flat_map(|n| tiling::polyforms(g, n, Motion::Free))
+            .filter(|shape| {
+                // A box fills the box its extent spans.
+                let extent = |i: usize| {
+                    let v = shape.iter().map(|p| [p.0, p.1, p.2][i]);
+                    v.clone().max().unwrap() - v.min().unwrap() + 1
+                };
+                (extent(0) * extent(1) * extent(2)) as usize != shape.len()
+            })
+            .collect(),
+        Set::Flat(n) => tiling::polyforms(Grid::Square, n, Motion::Free)
+            .into_iter()
+            .map(|shape| tiling::canonical(g, &shape, Motion::Free))
+            .collect(),
+        Set::Bedlam => {
+            let mut orientations: Vec<usize> = specs
+                .iter()
+                .map(|s| tiling::images(g, &s.0, Motion::Free).len())
+                .collect();
+            orientations.sort_unstable();
+            assert_eq!(
+                orientations,
+                [3, 12, 12, 12, 12, 12, 24, 24, 24, 24, 24, 24, 24]
+            );
+            let sizes: Vec<usize> = specs.iter().map(|s| s.0.len()).collect();
+            assert_eq!(sizes.iter().filter(|&&n| n == 5).count(), 12, "{name}");
+            assert!(sizes.contains(&4), "{name}");
+            drawn.clone()
+        }
+        Set::Free(_) | Set::OneSided(_) | Set::Meteor => panic!("{name}: a planar set"),
+    };
+    assert_eq!(drawn, want, "{name}");
+}
+
 /// Everything for one file.
 fn check_file(path: &Path) {
     let name = file_name(path);
     let (p, h) = load(path);
     let b = &p.board;
-    let specs = verifier_specs(&p);
+    let cubic = b.grid == Grid::Cubic;
+    let (specs, box_specs) = if cubic {
+        (Vec::new(), verifier_box_specs(&p))
+    } else {
+        (verifier_specs(&p), Vec::new())
+    };
+    let dims = (b.width, b.height, b.depth);
     let exact = p.pieces.iter().all(|piece| piece.count == 1);
-    let verify = |t: &Tiling, what: &str| check_solution(&p, &specs, t, &format!("{name}: {what}"));
+    let verify = |t: &Tiling, what: &str| {
+        let checked = if cubic {
+            tiling::verify_box(dims, &b.cells, &box_specs, t, p.allow_leftover)
+        } else {
+            tiling::verify_tiling(
+                b.grid,
+                b.width,
+                b.height,
+                &b.cells,
+                &specs,
+                t,
+                p.allow_leftover,
+            )
+        };
+        checked.unwrap_or_else(|e| panic!("{name}: invalid {what} solution {}: {e}", show(&p, t)));
+    };
+    // The symmetry group, with the verifier's geometry.
+    let group = if cubic {
+        tiling::symmetries_box(dims, &b.cells, &box_specs)
+    } else {
+        tiling::symmetries(b.grid, b.width, b.height, &b.cells, &specs)
+    };
+    let order = KNOWN.iter().find(|k| k.0 == name).map(|k| k.3);
+    if let Some(order) = order {
+        assert_eq!(group.len(), order, "{name}: symmetries of board and pieces");
+    }
+    if let Some(&(_, first)) = SAMPLED.iter().find(|s| s.0 == name) {
+        check_first(&p, &group, first, verify);
+        return;
+    }
 
     // Counts, without keeping.
     let counted = solve(b, &p.pieces, p.allow_leftover, limits(false)).unwrap();
@@ -388,12 +521,6 @@ fn check_file(path: &Path) {
         );
     }
 
-    // The symmetry group, with the verifier's geometry.
-    let group = tiling::symmetries(b.grid, b.width, b.height, &b.cells, &specs);
-    let order = KNOWN.iter().find(|k| k.0 == name).map(|k| k.3);
-    if let Some(order) = order {
-        assert_eq!(group.len(), order, "{name}: symmetries of board and pieces");
-    }
     assert_eq!(d.group_order, group.len(), "{name}: library's group order");
     // Orbits: the representatives' are disjoint and cover every solution.
     let mut orbits: BTreeMap<Tiling, BTreeSet<Tiling>> = BTreeMap::new();
@@ -417,6 +544,42 @@ fn check_file(path: &Path) {
             classes.len(),
             h.distinct,
             "{name}: orbits among all solutions"
+        );
+    }
+}
+
+/// The checks of a [`SAMPLED`] file on its first `first` solutions in each mode: each
+/// verified, the all-mode ones pairwise distinct, the representatives pairwise
+/// inequivalent under `group`, and the library's group of the same order.
+fn check_first(p: &Puzzle, group: &[Symmetry], first: usize, verify: impl Fn(&Tiling, &str)) {
+    let b = &p.board;
+    let limits = Limits {
+        limit: first,
+        ..limits(true)
+    };
+    let all = solve(b, &p.pieces, p.allow_leftover, limits).unwrap();
+    assert_eq!(all.solutions.len(), first);
+    for t in &all.solutions {
+        verify(t, "all-mode");
+    }
+    let set: BTreeSet<&Tiling> = all.solutions.iter().collect();
+    assert_eq!(set.len(), first, "{}: an all-mode solution twice", p.name);
+    let d = solve_distinct(b, &p.pieces, p.allow_leftover, limits).unwrap();
+    assert_eq!(d.solutions.len(), first);
+    assert_eq!(
+        d.group_order,
+        group.len(),
+        "{}: library's group order",
+        p.name
+    );
+    let mut classes = BTreeSet::new();
+    for t in &d.solutions {
+        verify(t, "distinct-mode");
+        assert!(
+            classes.insert(canonical(group, t)),
+            "{}: representative {} is equivalent to an earlier one",
+            p.name,
+            show(p, t)
         );
     }
 }

@@ -53,7 +53,7 @@ impl Case {
     /// Adds a piece given by its `(row, col)` cells.
     fn add(&mut self, cells: &[(usize, usize)], motion: Motion, count: u32) {
         let grid = self.board.grid;
-        let lattice: Vec<_> = cells.iter().map(|&(r, c)| grid.lattice(r, c)).collect();
+        let lattice: Vec<_> = cells.iter().map(|&(r, c)| grid.lattice(0, r, c)).collect();
         self.pieces.push(Piece {
             name: self.pieces.len().to_string(),
             cells: grid::normalise(grid, &lattice),

@@ -77,6 +77,11 @@ fn every_shipped_file_is_estimated_within_its_spread() {
         if name.starts_with("magic-square-5") {
             continue;
         }
+        // Minutes to count (README.md quotes their figures); their estimates are
+        // sampled like any other tree's.
+        if name.starts_with("bedlam") || name.starts_with("solid-pentominoes") {
+            continue;
+        }
         for mode in [Mode::All, Mode::Distinct] {
             match path.extension().and_then(|e| e.to_str()) {
                 Some("puz") => {

@@ -7,6 +7,7 @@
 
 mod common;
 mod count;
+mod cubic;
 mod data_files;
 mod distinct;
 mod estimate;

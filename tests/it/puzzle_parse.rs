@@ -34,13 +34,13 @@ fn canonical(grid: Grid, cells: &[Point], motion: Motion) -> Vec<Point> {
 
 /// Every connected `n`-cell shape on `grid`, up to `motion`, as canonical forms.
 fn polyforms(grid: Grid, n: usize, motion: Motion) -> BTreeSet<Vec<Point>> {
-    let mut shapes = BTreeSet::from([vec![grid.lattice(0, 0)]]);
+    let mut shapes = BTreeSet::from([vec![grid.lattice(0, 0, 0)]]);
     for _ in 1..n {
         let mut next = BTreeSet::new();
         for shape in &shapes {
-            for &(x, y) in shape {
-                for &(dx, dy) in grid.neighbour_steps() {
-                    let p = (x + dx, y + dy);
+            for &(x, y, z) in shape {
+                for &(dx, dy, dz) in grid.neighbour_steps() {
+                    let p = (x + dx, y + dy, z + dz);
                     if grid.drawn(p).is_some() && !shape.contains(&p) {
                         let mut grown = shape.clone();
                         grown.push(p);
@@ -190,7 +190,9 @@ fn tetrahex_file_holds_the_7_free_tetrahexes_on_the_parallelogram() {
     let names = ["I", "O", "Y", "C", "P", "S", "J"];
     let cells = free_set_file("tetrahex-7x4", (Grid::Hex, 8, 4), (4, 7), &names);
     // The board is the axial parallelogram q in 0..7, r in 0..4.
-    let parallelogram: BTreeSet<Point> = (0..4).flat_map(|r| (0..7).map(move |q| (q, r))).collect();
+    let parallelogram: BTreeSet<Point> = (0..4)
+        .flat_map(|r| (0..7).map(move |q| (q, r, 0)))
+        .collect();
     assert_eq!(cells, parallelogram);
 }
 
@@ -202,7 +204,7 @@ fn hexiamond_files_hold_the_12_free_hexiamonds() {
     let parallelogram = |a_end: i32, b_end: i32| -> BTreeSet<Point> {
         (0..b_end)
             .flat_map(|b| {
-                (0..a_end).flat_map(move |a| [(3 * a + 1, 3 * b + 1), (3 * a + 2, 3 * b + 2)])
+                (0..a_end).flat_map(move |a| [(3 * a + 1, 3 * b + 1, 0), (3 * a + 2, 3 * b + 2, 0)])
             })
             .collect()
     };
@@ -218,9 +220,9 @@ fn triangle_drawings_keep_what_a_column_means() {
     // same drawing from column 0 is the diamond in another orientation.
     let text = |piece: &str| format!("grid: triangle\nboard:\n.xx\n\npiece A: fixed\n{piece}\n");
     let down = Puzzle::parse(&text(".xx"), "t.puz").unwrap();
-    assert_eq!(down.pieces[0].cells, vec![(2, 2), (4, 1)]);
+    assert_eq!(down.pieces[0].cells, vec![(2, 2, 0), (4, 1, 0)]);
     let up = Puzzle::parse(&text("xx"), "t.puz").unwrap();
-    assert_eq!(up.pieces[0].cells, vec![(1, 1), (2, 2)]);
+    assert_eq!(up.pieces[0].cells, vec![(1, 1, 0), (2, 2, 0)]);
     // The board drops its first column, a hole, but keeps column parity: it starts with
     // the hole, so that the down triangle stays down.
     assert_eq!((down.board.width, down.board.height), (3, 1));
@@ -229,9 +231,10 @@ fn triangle_drawings_keep_what_a_column_means() {
 }
 
 /// A lattice point in the coordinate form of `docs/puzzle-format.md`.
-fn coordinates(grid: Grid, (x, y): Point) -> String {
+fn coordinates(grid: Grid, (x, y, z): Point) -> String {
     match grid {
         Grid::Square | Grid::Hex => format!("({x}, {y})"),
+        Grid::Cubic => format!("({x}, {y},{z})"),
         Grid::Triangle => format!(
             "({},{},{})",
             x.div_euclid(3),
@@ -271,7 +274,7 @@ fn coordinate_text(p: &Puzzle) -> String {
         let far: Vec<Point> = piece
             .cells
             .iter()
-            .map(|&(x, y)| (x - 300, y + 900))
+            .map(|&(x, y, z)| (x - 300, y + 900, z + 70 * i32::from(!g.is_planar())))
             .collect();
         out.push_str(&format!(
             "\npiece {}: {} count {}\n{}\n",
@@ -304,7 +307,7 @@ fn coordinates_give_the_same_puzzles_as_drawings() {
     let tri = "grid: triangle\nboard:\n(0,0,1) (1,0,0)\n\npiece A:\n(5,5,1) (6,5,0)\n";
     let p = Puzzle::parse(tri, "t.puz").unwrap();
     assert_eq!(p.board.cells, [false, true, true]);
-    assert_eq!(p.pieces[0].cells, vec![(2, 2), (4, 1)]);
+    assert_eq!(p.pieces[0].cells, vec![(2, 2, 0), (4, 1, 0)]);
 }
 
 #[test]
@@ -371,7 +374,7 @@ fn errors_in_coordinates() {
     assert_eq!(
         error("grid: square\nboard:\n(0, 0) (1000000, 1000000)\n\npiece A:\nx\n"),
         "t.puz:2:1: the board is 1000001 columns by 1000001 rows; expected at most 1000000 \
-         cells in its rectangle"
+         cells in its box"
     );
 }
 
@@ -401,9 +404,9 @@ fn hex_rows_are_offset_and_spaces_are_ignored() {
     let text = "grid: hex\nboard:\n  x x\n   x x\n\npiece A: fixed\nA A\n A\n\npiece B:\n. x\n";
     let p = Puzzle::parse(text, "h.puz").unwrap();
     assert_eq!((p.board.width, p.board.height), (2, 2));
-    assert_eq!(p.pieces[0].cells, vec![(0, 0), (1, 0), (0, 1)]);
+    assert_eq!(p.pieces[0].cells, vec![(0, 0, 0), (1, 0, 0), (0, 1, 0)]);
     assert_eq!(p.pieces[0].motion, Motion::Fixed);
-    assert_eq!(p.pieces[1].cells, vec![(0, 0)]);
+    assert_eq!(p.pieces[1].cells, vec![(0, 0, 0)]);
 }
 
 #[test]
@@ -581,11 +584,11 @@ fn error_missing_colon_and_stray_lines() {
 fn error_unknown_grid() {
     assert_eq!(
         error("grid: hexagon\n"),
-        "t.puz:1:7: unknown grid 'hexagon'; expected square, hex or triangle"
+        "t.puz:1:7: unknown grid 'hexagon'; expected square, hex, triangle or cubic"
     );
     assert_eq!(
         error("grid:\n"),
-        "t.puz:1:6: missing value after 'grid:'; expected square, hex or triangle"
+        "t.puz:1:6: missing value after 'grid:'; expected square, hex, triangle or cubic"
     );
     assert_eq!(
         error("grid: hex square\n"),
@@ -598,28 +601,55 @@ fn error_unknown_grid() {
 }
 
 #[test]
-fn error_grid_not_supported_yet() {
+fn errors_of_layers_and_cubic_cells() {
+    // A layer separator needs the cubic grid, wherever the grid line is.
     assert_eq!(
-        error("# soon\ngrid:   cubic\n"),
-        "t.puz:2:9: grid 'cubic' is not supported yet; expected square, hex or triangle"
+        error("board:\nxx\n  --\nxx\n\npiece A: count 2\nxx\n\ngrid: square\n"),
+        "t.puz:3:3: a layer separator (a line of '-') in a drawing on the square grid; \
+         expected drawing lines of one layer ('grid: cubic' has layers)"
     );
+    assert_eq!(
+        error("grid: hex\nboard:\nxx\n\npiece A:\nx\n-\nx\n"),
+        "t.puz:7:1: a layer separator (a line of '-') in a drawing on the hex grid; \
+         expected drawing lines of one layer ('grid: cubic' has layers)"
+    );
+    // Cubes join across faces only: the same row and column of the next layer.
+    assert_eq!(
+        error("grid: cubic\nboard:\nxx\n-\nxx\n\npiece A: count 2\nx.\n-\n.x\n"),
+        "t.puz:10:2: piece A is not connected: this cell is not joined to the cell at line 8, \
+         column 1; expected one connected shape (cubes join across a face: beside each other \
+         in a layer, or at the same row and column of the layers before and after (layers \
+         are separated by a line of '-'))"
+    );
+    assert_eq!(
+        error("grid: cubic\nboard:\n(0, 0, 0) (1, 0)\n\npiece A:\nxx\n"),
+        "t.puz:3:11: (1, 0) is no cell of the cubic grid; expected (x, y, z): column, row, layer"
+    );
+    assert_eq!(
+        error("grid: cubic\nboard:\n(0, 0, 0)\n(0,0,1000) (1000,1000, 0)\n\npiece A:\nx\n"),
+        "t.puz:2:1: the board is 1001 columns by 1001 rows by 1001 layers; expected at most \
+         1000000 cells in its box"
+    );
+    // A piece named '-' draws a row of three cells with its own name.
+    let p = Puzzle::parse("grid: cubic\nboard:\nxxx\n\npiece -:\n---\n", "t.puz").unwrap();
+    assert_eq!(p.pieces[0].cells, vec![(0, 0, 0), (1, 0, 0), (2, 0, 0)]);
 }
 
 #[test]
 fn error_unknown_motion() {
     assert_eq!(
         error("grid: square\nmotion: mirrored\n"),
-        "t.puz:2:9: unknown motion 'mirrored'; expected free, one-sided or fixed"
+        "t.puz:2:9: unknown motion 'mirrored'; expected free, one-sided, fixed or mirror"
     );
     assert_eq!(
         error("grid: square\nboard:\nxx\n\npiece F: onesided\nxx\n"),
-        "t.puz:5:10: unknown piece option 'onesided'; expected a motion (free, one-sided or \
-         fixed) or 'count N'"
+        "t.puz:5:10: unknown piece option 'onesided'; expected a motion (free, one-sided, \
+         fixed or mirror) or 'count N'"
     );
     assert_eq!(
         error("grid: square\nboard:\nxx\n\npiece F: free fixed\nxx\n"),
         "t.puz:5:15: the motion of piece F is given twice; expected at most one of free, \
-         one-sided or fixed"
+         one-sided, fixed or mirror"
     );
 }
 
@@ -782,11 +812,13 @@ fn error_missing_board_grid_or_pieces() {
     );
     assert_eq!(
         error("board:\nxx\n\npiece A:\nxx\n"),
-        "t.puz:6:1: missing 'grid:' line; expected 'grid: square' or 'grid: hex'"
+        "t.puz:6:1: missing 'grid:' line; expected 'grid: square', 'grid: hex', 'grid: \
+         triangle' or 'grid: cubic'"
     );
     assert_eq!(
         error(""),
-        "t.puz:1:1: missing 'grid:' line; expected 'grid: square' or 'grid: hex'"
+        "t.puz:1:1: missing 'grid:' line; expected 'grid: square', 'grid: hex', 'grid: \
+         triangle' or 'grid: cubic'"
     );
 }
 

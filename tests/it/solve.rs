@@ -44,7 +44,7 @@ impl Puzzle {
     /// Adds a piece given by its `(row, col)` cells on the board's grid.
     fn add(&mut self, name: &str, cells: &[(usize, usize)], motion: Motion, count: u32) {
         let grid = self.board.grid;
-        let lattice: Vec<_> = cells.iter().map(|&(r, c)| grid.lattice(r, c)).collect();
+        let lattice: Vec<_> = cells.iter().map(|&(r, c)| grid.lattice(0, r, c)).collect();
         self.pieces.push(Piece {
             name: name.into(),
             cells: grid::normalise(grid, &lattice),
@@ -865,7 +865,7 @@ fn errors_do_not_panic() {
     let monos: Vec<Piece> = (0..33)
         .map(|i| Piece {
             name: format!("m{i}"),
-            cells: vec![(0, 0)],
+            cells: vec![(0, 0, 0)],
             motion: Motion::Free,
             count: 1,
         })
@@ -1011,7 +1011,7 @@ fn triangle_boards_the_window_cannot_serve_get_a_clear_error() {
     let bar = |pairs: i32, count: u32| Piece {
         name: "bar".into(),
         cells: (0..2 * pairs)
-            .map(|c| Grid::Triangle.lattice(0, c as usize))
+            .map(|c| Grid::Triangle.lattice(0, 0, c as usize))
             .collect(),
         motion: Motion::Free,
         count,
@@ -1049,7 +1049,7 @@ fn hand_built_pieces_are_checked_before_anything_is_built() {
     let error = |grid: Grid, cells: Vec<(i32, i32)>, count: u32| {
         let piece = Piece {
             name: "a".into(),
-            cells,
+            cells: cells.into_iter().map(|(x, y)| (x, y, 0)).collect(),
             motion: Motion::Free,
             count,
         };
@@ -1061,7 +1061,7 @@ fn hand_built_pieces_are_checked_before_anything_is_built() {
     // The triangle grid's cells are three times triangle centroids: (0, 0) is a corner.
     assert_eq!(
         error(Grid::Triangle, vec![(1, 1), (0, 0)], 1).as_deref(),
-        Some("piece 'a' lists the point (0, 0), which is no cell of the triangle grid")
+        Some("piece 'a' lists the point (0, 0, 0), which is no cell of the triangle grid")
     );
     assert_eq!(error(Grid::Triangle, vec![(1, 1), (2, 2)], 1), None);
     assert_eq!(error(Grid::Square, vec![(0, 0), (1, 0)], 1), None);
@@ -1079,7 +1079,7 @@ fn hand_built_pieces_are_checked_before_anything_is_built() {
 fn mono(count: u32) -> Piece {
     Piece {
         name: "m".into(),
-        cells: vec![(0, 0)],
+        cells: vec![(0, 0, 0)],
         motion: Motion::Free,
         count,
     }

@@ -31,8 +31,10 @@ use tiling::meteor::{HEIGHT, WIDTH};
 /// coordinates, `(3a + 1, 3b + 1)` up and `(3a + 2, 3b + 2)` down
 /// (`docs/puzzle-format.md`); the verifier uses `(x, y, 0)`, cube coordinates and
 /// line indices `(a, b, -a - b - 1)` up, `(a, b, -a - b - 2)` down.
-pub fn verifier_point(grid: Grid, (x, y): (i32, i32)) -> tiling::Pt {
+pub fn verifier_point(grid: Grid, (x, y, z): polytile::Point) -> tiling::Pt {
     match grid {
+        // Column, row, layer in both.
+        Grid::Cubic => (x, y, z),
         Grid::Square => (x, y, 0),
         Grid::Hex => (x, -x - y, y),
         Grid::Triangle => {
@@ -40,6 +42,17 @@ pub fn verifier_point(grid: Grid, (x, y): (i32, i32)) -> tiling::Pt {
             (a, b, -a - b - x.rem_euclid(3))
         }
     }
+}
+
+/// The pieces of a puzzle on the cubic grid as the verifier takes them.
+pub fn verifier_box_specs(p: &Puzzle) -> Vec<tiling::BoxSpec> {
+    p.pieces
+        .iter()
+        .map(|piece| {
+            let pts = piece.cells.iter().map(|&c| verifier_point(p.board.grid, c));
+            (pts.collect(), piece.motion, piece.count)
+        })
+        .collect()
 }
 
 /// The puzzle's pieces as the verifier takes them.

@@ -19,8 +19,14 @@
 //! `-x - y` of axial coordinates: `(i, j, k)` with `i = floor(col / 2)`, `j = row` and
 //! `i + j + k = -1` for even columns, `-2` for odd ones. Two triangles touch when their
 //! points are one apart.
+//!
+//! Cubic boards are boxes of `width x height x depth` unit cubes; a cell is its own
+//! point `(x, y, z)` (column, row, layer), board cell `(z * height + y) * width + x`
+//! (the `*_box` functions). The cube's symmetries are found here by search: every
+//! 3 x 3 matrix of -1, 0, 1 whose transpose is its inverse, the 24 of determinant 1
+//! being the rotations.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::lib::{Grid, Motion};
 
@@ -30,6 +36,12 @@ pub type Pt = (i32, i32, i32);
 /// A piece as the verifier sees it: its `(row, col)` cells as drawn, how it may move and
 /// how many copies there are.
 pub type PieceSpec = (Vec<(usize, usize)>, Motion, u32);
+
+/// A piece on the cubic grid: its `(x, y, z)` cells, motion and copies.
+pub type BoxSpec = (Vec<Pt>, Motion, u32);
+
+/// Planar drawings have `(row, col)` cells; cubic ones go through the `*_box` functions.
+const PLANAR_ONLY: &str = "cubic cells have layers: use the *_box functions";
 
 /// The lattice point of cell `(row, col)`.
 pub fn point(grid: Grid, row: usize, col: usize) -> Pt {
@@ -44,6 +56,8 @@ pub fn point(grid: Grid, row: usize, col: usize) -> Pt {
             let i = c.div_euclid(2);
             (i, r, -i - r - 1 - c.rem_euclid(2))
         }
+        // Layer 0: a cubic drawing's other layers go through the *_box functions.
+        Grid::Cubic => (c, r, 0),
     }
 }
 
@@ -58,6 +72,7 @@ pub fn cell(grid: Grid, (x, y, z): Pt) -> (i32, i32) {
             -2 => (y, 2 * x + 1),
             _ => (-1, -1),
         },
+        Grid::Cubic => unreachable!("{PLANAR_ONLY}"),
     }
 }
 
@@ -67,6 +82,7 @@ fn is_cell(grid: Grid, (x, y, z): Pt) -> bool {
         Grid::Square => z == 0,
         Grid::Hex => x + y + z == 0,
         Grid::Triangle => matches!(x + y + z, -1 | -2),
+        Grid::Cubic => true,
     }
 }
 
@@ -75,6 +91,7 @@ fn is_translation(grid: Grid, (x, y, z): Pt) -> bool {
     match grid {
         Grid::Square => z == 0,
         Grid::Hex | Grid::Triangle => x + y + z == 0,
+        Grid::Cubic => true,
     }
 }
 
@@ -88,7 +105,7 @@ fn moved(grid: Grid, p: Pt, q: Pt, r: Pt) -> Option<Pt> {
 pub fn adjacent(grid: Grid, a: Pt, b: Pt) -> bool {
     let d = (a.0 - b.0).abs() + (a.1 - b.1).abs() + (a.2 - b.2).abs();
     match grid {
-        Grid::Square | Grid::Triangle => d == 1,
+        Grid::Square | Grid::Triangle | Grid::Cubic => d == 1,
         Grid::Hex => d == 2,
     }
 }
@@ -106,7 +123,7 @@ pub fn steps(grid: Grid) -> Vec<Pt> {
             (0, -1, 1),
         ],
         // Half of these lead off the lattice from any one triangle.
-        Grid::Triangle => vec![
+        Grid::Triangle | Grid::Cubic => vec![
             (1, 0, 0),
             (-1, 0, 0),
             (0, 1, 0),
@@ -123,6 +140,7 @@ fn turn(grid: Grid, (x, y, z): Pt) -> Pt {
         Grid::Square => (y, -x, 0),
         Grid::Hex => (-y, -z, -x),
         Grid::Triangle => (-y - 1, -z - 1, -x - 1),
+        Grid::Cubic => unreachable!("the cube's symmetries are cube_matrices()"),
     }
 }
 
@@ -131,6 +149,7 @@ fn mirror(grid: Grid, (x, y, z): Pt) -> Pt {
     match grid {
         Grid::Square => (y, x, 0),
         Grid::Hex | Grid::Triangle => (y, x, z),
+        Grid::Cubic => unreachable!("the cube's symmetries are cube_matrices()"),
     }
 }
 
@@ -138,6 +157,103 @@ fn turns(grid: Grid) -> usize {
     match grid {
         Grid::Square => 4,
         Grid::Hex | Grid::Triangle => 6,
+        Grid::Cubic => unreachable!("the cube's symmetries are cube_matrices()"),
+    }
+}
+
+/// A symmetry of a lattice about the origin: a planar mirror then turns, or one of the
+/// cube's matrices.
+#[derive(Clone, Copy, Debug)]
+enum Tf {
+    Planar { mirror: bool, turns: usize },
+    Cube([[i32; 3]; 3]),
+}
+
+/// The image of `p` under `tf`.
+fn apply(grid: Grid, tf: Tf, p: Pt) -> Pt {
+    match tf {
+        Tf::Planar {
+            mirror: m,
+            turns: k,
+        } => {
+            let p = if m { mirror(grid, p) } else { p };
+            (0..k).fold(p, |q, _| turn(grid, q))
+        }
+        Tf::Cube(m) => {
+            let v = [p.0, p.1, p.2];
+            let row = |i: usize| (0..3).map(|j| m[i][j] * v[j]).sum::<i32>();
+            (row(0), row(1), row(2))
+        }
+    }
+}
+
+/// The 48 symmetries of the cube about the origin, each with whether it is a rotation:
+/// every matrix of -1, 0, 1 with `M * M^T = I`, a rotation when its determinant is 1.
+fn cube_matrices() -> &'static [([[i32; 3]; 3], bool)] {
+    static FOUND: std::sync::OnceLock<Vec<([[i32; 3]; 3], bool)>> = std::sync::OnceLock::new();
+    FOUND.get_or_init(search_cube_matrices)
+}
+
+/// [`cube_matrices`], searched.
+fn search_cube_matrices() -> Vec<([[i32; 3]; 3], bool)> {
+    let mut out = Vec::new();
+    for code in 0..3i32.pow(9) {
+        let mut m = [[0i32; 3]; 3];
+        let mut c = code;
+        for entry in m.iter_mut().flatten() {
+            *entry = c % 3 - 1;
+            c /= 3;
+        }
+        let orthogonal = (0..3).all(|i| {
+            (0..3).all(|j| {
+                let dot: i32 = (0..3).map(|k| m[i][k] * m[j][k]).sum();
+                dot == i32::from(i == j)
+            })
+        });
+        if orthogonal {
+            let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+                - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+                + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+            out.push((m, det == 1));
+        }
+    }
+    assert_eq!(out.len(), 48);
+    out
+}
+
+/// Every symmetry of the lattice about the origin, with whether it is a rotation.
+fn transforms(grid: Grid) -> Vec<(Tf, bool)> {
+    if grid == Grid::Cubic {
+        return cube_matrices()
+            .iter()
+            .map(|&(m, proper)| (Tf::Cube(m), proper))
+            .collect();
+    }
+    [false, true]
+        .into_iter()
+        .flat_map(|m| {
+            (0..turns(grid)).map(move |k| {
+                (
+                    Tf::Planar {
+                        mirror: m,
+                        turns: k,
+                    },
+                    !m,
+                )
+            })
+        })
+        .collect()
+}
+
+/// Whether a piece with `motion` may move by a transform: `fixed` by none, `one-sided`
+/// by rotations; `free` by anything a physical piece can do (on a plane turning over
+/// too, in space rotations only); `mirror` by everything.
+fn allowed(grid: Grid, motion: Motion, proper: bool) -> bool {
+    match motion {
+        Motion::Fixed => false,
+        Motion::OneSided => proper,
+        Motion::Free => proper || grid != Grid::Cubic,
+        Motion::Mirror => true,
     }
 }
 
@@ -155,27 +271,18 @@ pub fn normal(grid: Grid, shape: &[Pt]) -> Vec<Pt> {
     let c = match grid {
         Grid::Square => 0,
         Grid::Hex | Grid::Triangle => -a - b,
+        Grid::Cubic => v[0].2,
     };
     v.iter().map(|&(x, y, z)| (x - a, y - b, z - c)).collect()
 }
 
 /// The distinct normal forms of the images of `shape` under `motion`.
 pub fn images(grid: Grid, shape: &[Pt], motion: Motion) -> Vec<Vec<Pt>> {
-    let (mirrors, rotations) = match motion {
-        Motion::Free => (2, turns(grid)),
-        Motion::OneSided => (1, turns(grid)),
-        Motion::Fixed => (1, 1),
-    };
-    let mut out: BTreeSet<Vec<Pt>> = BTreeSet::new();
-    for m in 0..mirrors {
-        let mut s: Vec<Pt> = if m == 1 {
-            shape.iter().map(|&p| mirror(grid, p)).collect()
-        } else {
-            shape.to_vec()
-        };
-        for _ in 0..rotations {
+    let mut out: BTreeSet<Vec<Pt>> = BTreeSet::from([normal(grid, shape)]);
+    for (tf, proper) in transforms(grid) {
+        if allowed(grid, motion, proper) {
+            let s: Vec<Pt> = shape.iter().map(|&p| apply(grid, tf, p)).collect();
             out.insert(normal(grid, &s));
-            s = s.iter().map(|&p| turn(grid, p)).collect();
         }
     }
     out.into_iter().collect()
@@ -222,12 +329,14 @@ pub fn to_cells(grid: Grid, shape: &[Pt]) -> Vec<(usize, usize)> {
             Grid::Square => cell(grid, (x, y - min_row, z)),
             Grid::Hex => cell(grid, (x, y + min_row, z - min_row)),
             Grid::Triangle => cell(grid, (x, y - min_row, z + min_row)),
+            Grid::Cubic => unreachable!("{PLANAR_ONLY}"),
         })
         .collect();
     let min_col = rc.iter().map(|&(_, c)| c).min().unwrap_or(0);
     let min_col = match grid {
         Grid::Triangle => min_col - min_col.rem_euclid(2),
         Grid::Square | Grid::Hex => min_col,
+        Grid::Cubic => unreachable!("{PLANAR_ONLY}"),
     };
     let mut out: Vec<(usize, usize)> = rc
         .iter()
@@ -272,21 +381,44 @@ pub fn placements(
     shape: &[Pt],
     motion: Motion,
 ) -> Vec<Vec<usize>> {
+    let pts = planar_points(grid, width, height);
+    placements_on(grid, &board_points(pts, board_cells), shape, motion)
+}
+
+/// Each board cell's point, for the board's cells (holes left out).
+fn board_points(pts: impl Iterator<Item = Pt>, board_cells: &[bool]) -> BTreeMap<Pt, usize> {
+    pts.enumerate()
+        .filter(|&(c, _)| board_cells[c])
+        .map(|(c, p)| (p, c))
+        .collect()
+}
+
+/// The lattice point of each cell of a `width x height` planar board, in cell order.
+fn planar_points(grid: Grid, width: usize, height: usize) -> impl Iterator<Item = Pt> {
+    (0..width * height).map(move |c| point(grid, c / width, c % width))
+}
+
+/// Planar pieces with their cells as lattice points, as the box functions take them.
+fn lattice_specs(grid: Grid, pieces: &[PieceSpec]) -> Vec<BoxSpec> {
+    pieces
+        .iter()
+        .map(|(shape, motion, count)| (points(grid, shape), *motion, *count))
+        .collect()
+}
+
+/// [`placements`] on the board whose cells are at the points of `board`.
+fn placements_on(
+    grid: Grid,
+    board: &BTreeMap<Pt, usize>,
+    shape: &[Pt],
+    motion: Motion,
+) -> Vec<Vec<usize>> {
     let mut out = BTreeSet::new();
-    let index = |p: Pt| -> Option<usize> {
-        let (r, c) = cell(grid, p);
-        if r < 0 || c < 0 || r as usize >= height || c as usize >= width {
-            return None;
-        }
-        let i = r as usize * width + c as usize;
-        board_cells[i].then_some(i)
-    };
     for img in images(grid, shape, motion) {
-        for anchor in 0..width * height {
-            let a = point(grid, anchor / width, anchor % width);
+        for &a in board.keys() {
             let cells: Option<Vec<usize>> = img
                 .iter()
-                .map(|&p| index(moved(grid, p, a, img[0])?))
+                .map(|&p| board.get(&moved(grid, p, a, img[0])?).copied())
                 .collect();
             if let Some(mut cells) = cells {
                 cells.sort_unstable();
@@ -352,24 +484,70 @@ pub fn verify_tiling(
             tiling.len()
         ));
     }
+    let pts: Vec<Pt> = planar_points(grid, width, height).collect();
+    let shapes = lattice_specs(grid, pieces);
+    verify_points(grid, &pts, board_cells, &shapes, tiling, allow_leftover)
+}
+
+/// [`verify_tiling`] for a `width x height x depth` box on the cubic grid.
+pub fn verify_box(
+    (width, height, depth): (usize, usize, usize),
+    board_cells: &[bool],
+    pieces: &[BoxSpec],
+    tiling: &[Option<u16>],
+    allow_leftover: bool,
+) -> Result<(), String> {
+    let n = width * height * depth;
+    if board_cells.len() != n || tiling.len() != n {
+        return Err(format!(
+            "{} board flags and {} tiling cells for a {width} x {height} x {depth} box",
+            board_cells.len(),
+            tiling.len()
+        ));
+    }
+    let pts: Vec<Pt> = (0..n).map(|i| box_point(width, height, i)).collect();
+    verify_points(
+        Grid::Cubic,
+        &pts,
+        board_cells,
+        pieces,
+        tiling,
+        allow_leftover,
+    )
+}
+
+/// The point `(x, y, z)` of cell `cell` of a box `width` cells wide, `height` deep.
+pub fn box_point(width: usize, height: usize, cell: usize) -> Pt {
+    let (x, y, z) = (cell % width, cell / width % height, cell / width / height);
+    (x as i32, y as i32, z as i32)
+}
+
+/// The check of [`verify_tiling`], with cell `c` at point `pts[c]`.
+fn verify_points(
+    grid: Grid,
+    pts: &[Pt],
+    board_cells: &[bool],
+    pieces: &[BoxSpec],
+    tiling: &[Option<u16>],
+    allow_leftover: bool,
+) -> Result<(), String> {
     let mut by_piece: Vec<BTreeSet<Pt>> = vec![BTreeSet::new(); pieces.len()];
     for (i, (&on_board, &t)) in board_cells.iter().zip(tiling).enumerate() {
-        let (row, col) = (i / width, i % width);
+        let at = pts[i];
         match (on_board, t) {
             (false, None) => {}
-            (false, Some(p)) => return Err(format!("hole ({row}, {col}) holds piece {p}")),
-            (true, None) => return Err(format!("cell ({row}, {col}) is not covered")),
+            (false, Some(p)) => return Err(format!("hole {at:?} holds piece {p}")),
+            (true, None) => return Err(format!("cell {at:?} is not covered")),
             (true, Some(p)) => {
                 let set = by_piece
                     .get_mut(p as usize)
-                    .ok_or_else(|| format!("cell ({row}, {col}) holds unknown piece {p}"))?;
-                set.insert(point(grid, row, col));
+                    .ok_or_else(|| format!("cell {at:?} holds unknown piece {p}"))?;
+                set.insert(at);
             }
         }
     }
     for (i, ((shape, motion, count), mut cells)) in pieces.iter().zip(by_piece).enumerate() {
-        let shape = points(grid, shape);
-        if shape.is_empty() || !connected(grid, &shape) {
+        if shape.is_empty() || !connected(grid, shape) {
             return Err(format!("piece {i} is empty or not connected"));
         }
         if cells.len() % shape.len() != 0 {
@@ -385,7 +563,7 @@ pub fn verify_tiling(
                 "piece {i} is used {copies} times; it has {count} copies"
             ));
         }
-        if !peel(grid, &mut cells, &images(grid, &shape, *motion)) {
+        if !peel(grid, &mut cells, &images(grid, shape, *motion)) {
             return Err(format!(
                 "the cells of piece {i} are not {copies} copies of it ({motion:?})"
             ));
@@ -407,13 +585,43 @@ pub fn brute_force(
     pieces: &[PieceSpec],
     allow_leftover: bool,
 ) -> Vec<Vec<Option<u16>>> {
-    let n = width * height;
+    let pts = planar_points(grid, width, height);
+    let shapes = lattice_specs(grid, pieces);
+    brute_force_on(
+        grid,
+        &board_points(pts, board_cells),
+        board_cells,
+        &shapes,
+        allow_leftover,
+    )
+}
+
+/// [`brute_force`] on a `width x height x depth` box of the cubic grid.
+pub fn brute_force_box(
+    (width, height, depth): (usize, usize, usize),
+    board_cells: &[bool],
+    pieces: &[BoxSpec],
+    allow_leftover: bool,
+) -> Vec<Vec<Option<u16>>> {
+    let pts = (0..width * height * depth).map(|c| box_point(width, height, c));
+    let board = board_points(pts, board_cells);
+    brute_force_on(Grid::Cubic, &board, board_cells, pieces, allow_leftover)
+}
+
+/// [`brute_force`] on the board whose cells are at the points of `board`.
+fn brute_force_on(
+    grid: Grid,
+    board: &BTreeMap<Pt, usize>,
+    board_cells: &[bool],
+    pieces: &[BoxSpec],
+    allow_leftover: bool,
+) -> Vec<Vec<Option<u16>>> {
+    let n = board_cells.len();
     assert!(n <= 64);
     // covering[piece][cell] = placements (as masks) of the piece that contain the cell.
     let mut covering = vec![vec![Vec::new(); n]; pieces.len()];
     for (i, (shape, motion, _)) in pieces.iter().enumerate() {
-        let shape = points(grid, shape);
-        for p in placements(grid, width, height, board_cells, &shape, *motion) {
+        for p in placements_on(grid, board, shape, *motion) {
             let mask = p.iter().fold(0u64, |m, &c| m | 1 << c);
             for &c in &p {
                 covering[i][c].push(mask);
@@ -543,14 +751,36 @@ pub fn symmetries(
     board_cells: &[bool],
     pieces: &[PieceSpec],
 ) -> Vec<Symmetry> {
-    let cells: Vec<usize> = (0..width * height).filter(|&c| board_cells[c]).collect();
-    let pts: Vec<Pt> = cells
-        .iter()
-        .map(|&c| point(grid, c / width, c % width))
-        .collect();
-    let at: std::collections::BTreeMap<Pt, usize> =
-        pts.iter().copied().zip(cells.iter().copied()).collect();
-    let shapes: Vec<Vec<Pt>> = pieces.iter().map(|(s, _, _)| points(grid, s)).collect();
+    let pts = planar_points(grid, width, height);
+    let shapes = lattice_specs(grid, pieces);
+    symmetries_on(
+        grid,
+        &board_points(pts, board_cells),
+        board_cells.len(),
+        &shapes,
+    )
+}
+
+/// [`symmetries`] of a `width x height x depth` box of the cubic grid.
+pub fn symmetries_box(
+    (width, height, depth): (usize, usize, usize),
+    board_cells: &[bool],
+    pieces: &[BoxSpec],
+) -> Vec<Symmetry> {
+    let pts = (0..width * height * depth).map(|c| box_point(width, height, c));
+    let board = board_points(pts, board_cells);
+    symmetries_on(Grid::Cubic, &board, board_cells.len(), pieces)
+}
+
+/// [`symmetries`] of the board of `n` cells whose cells are at the points of `at`.
+fn symmetries_on(
+    grid: Grid,
+    at: &BTreeMap<Pt, usize>,
+    n: usize,
+    pieces: &[BoxSpec],
+) -> Vec<Symmetry> {
+    let (pts, cells): (Vec<Pt>, Vec<usize>) = at.iter().map(|(&p, &c)| (p, c)).unzip();
+    let shapes: Vec<Vec<Pt>> = pieces.iter().map(|(s, _, _)| s.clone()).collect();
     let kind = |i: usize, shape: &[Pt]| {
         (
             pieces[i].1,
@@ -563,18 +793,15 @@ pub fn symmetries(
         (0..pieces.len()).filter(|&j| kinds[j] == *k).collect()
     };
     let mut out: BTreeSet<Symmetry> = BTreeSet::new();
-    for m in 0..2 {
-        for k in 0..turns(grid) {
-            let f = |p: Pt| {
-                let p = if m == 1 { mirror(grid, p) } else { p };
-                (0..k).fold(p, |q, _| turn(grid, q))
-            };
+    for (tf, _) in transforms(grid) {
+        {
+            let f = |p: Pt| apply(grid, tf, p);
             let image: Vec<Pt> = pts.iter().map(|&p| f(p)).collect();
             let (Some(lo), Some(hi)) = (pts.iter().min(), image.iter().min()) else {
                 continue;
             };
             let d = (lo.0 - hi.0, lo.1 - hi.1, lo.2 - hi.2);
-            let mut cell_map = vec![usize::MAX; width * height];
+            let mut cell_map = vec![usize::MAX; n];
             let mut ok = is_translation(grid, d);
             for (&c, &(x, y, z)) in cells.iter().zip(&image) {
                 match at.get(&(x + d.0, y + d.1, z + d.2)) {
