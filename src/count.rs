@@ -59,8 +59,8 @@ impl Default for MemoOptions {
     }
 }
 
-/// What the memo held at the end of a count.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// What the memo held at the end of a count (the `memo` object of a JSON summary).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct MemoReport {
     /// States stored.
     pub states: u64,

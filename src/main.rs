@@ -472,20 +472,17 @@ fn run_solve(puzzle: &Puzzle, solve: &SolveArgs) -> Result<(), CliError> {
     let file = args.file.display();
     let solver = TilingSolver::new(puzzle, flags.mode())
         .map_err(|e| CliError::Input(format!("{file}: {e}")))?;
-    let memoised = match solve.memo {
-        MemoChoice::On => true,
-        MemoChoice::Off => false,
-        // Not where it would refuse: auto never turns a run into an error.
-        MemoChoice::Auto => solver.memo_pays() && flags.limit.is_none(),
+    let on = match solve.memo {
+        MemoChoice::On => Some(true),
+        MemoChoice::Off => Some(false),
+        MemoChoice::Auto => None,
     };
+    let memoised = solver
+        .memo_wanted(on, &flags.options())
+        .map_err(|e| CliError::Input(format!("{file}: --memo on: {e}")))?;
     let memo_options = polytile::count::MemoOptions {
         max_bytes: usize::try_from(solve.memo_mib << 20).unwrap_or(usize::MAX),
     };
-    if memoised {
-        if let Some(e) = solver.memo_refusal(&flags.options()) {
-            return Err(CliError::Input(format!("{file}: --memo on: {e}")));
-        }
-    }
     let mut memo_report = None;
     // One distinct character per piece, even when names share a first letter.
     let names: Vec<String> = puzzle.labels().iter().map(char::to_string).collect();
@@ -529,10 +526,7 @@ fn run_solve(puzzle: &Puzzle, solve: &SolveArgs) -> Result<(), CliError> {
     let mut extra = Map::new();
     extra.insert("placements".into(), solver.placements().into());
     if let Some(m) = memo_report {
-        extra.insert(
-            "memo".into(),
-            json!({"states": m.states, "bytes": m.bytes, "hits": m.hits, "full": m.full}),
-        );
+        extra.insert("memo".into(), json!(m));
     }
     printer.finish(
         &summary,

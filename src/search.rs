@@ -506,7 +506,7 @@ impl Copies {
         let mut at = 0;
         for (p, &n) in counts.iter().enumerate() {
             if n > 1 {
-                let width = u32::BITS - n.leading_zeros();
+                let width = Copies::width(n);
                 c.take[p] = 1 << at;
                 c.field[p] = ((1u64 << width) - 1) << at;
                 c.all |= u64::from(n) << at;
@@ -521,8 +521,13 @@ impl Copies {
         counts
             .iter()
             .filter(|&&n| n > 1)
-            .map(|&n| u32::BITS - n.leading_zeros())
+            .map(|&n| Copies::width(n))
             .sum()
+    }
+
+    /// The bits of the field of a piece with `n > 1` copies: those of `n`.
+    fn width(n: u32) -> u32 {
+        u32::BITS - n.leading_zeros()
     }
 
     /// Copies of `piece` left in `copies`, for a piece still unused.

@@ -190,10 +190,7 @@ impl Tabled<'_> {
         memo: &Memo,
         observe: &mut dyn FnMut(&Progress),
     ) -> Summary {
-        let mut window: Window<L, K> =
-            Window::new(self.tables, lanes).expect("slot count matches the dispatch");
-        window.copies = &self.setup.copies;
-        window.leftover = self.setup.leftover;
+        let window = self.setup.window::<L, K>(self.tables, lanes);
         let counting = Counting {
             window: &window,
             memo,
@@ -304,6 +301,17 @@ impl TilingSolver {
         self.mode == Mode::All && self.setup.copies.any()
     }
 
+    /// Whether a count with `options` uses the memo: `Some(on)` as the caller says (an
+    /// error when [`TilingSolver::count_memoised`] would refuse), `None` to choose:
+    /// where it pays ([`TilingSolver::memo_pays`]) and would not refuse.
+    pub fn memo_wanted(&self, on: Option<bool>, options: &Options) -> Result<bool, TilingError> {
+        match on {
+            Some(true) => self.memo_refusal(options).map_or(Ok(true), Err),
+            Some(false) => Ok(false),
+            None => Ok(self.memo_pays() && self.memo_refusal(options).is_none()),
+        }
+    }
+
     /// Why [`TilingSolver::count_memoised`] refuses to count with `options`, if it does.
     pub fn memo_refusal(&self, options: &Options) -> Option<TilingError> {
         if self.mode == Mode::Distinct {
@@ -388,11 +396,7 @@ impl TilingSolver {
 
     /// The window over this solver's tables, with `K` slots a group.
     fn window<'a, L: Lane, const K: usize>(&'a self, lanes: &'a Lanes<L>) -> Window<'a, L, K> {
-        let mut window: Window<L, K> =
-            Window::new(&self.tables, lanes).expect("slot count matches the dispatch");
-        window.copies = &self.setup.copies;
-        window.leftover = self.setup.leftover;
-        window
+        self.setup.window(&self.tables, lanes)
     }
 
     /// The search of `window`, its solutions made into tilings.
@@ -579,6 +583,20 @@ impl Setup {
             .filter(|_| restricted)
             .map(|c| (c.restricted, &c.representatives[..]));
         generate::generate(&self.board, &self.pieces, restrict, prune)
+    }
+
+    /// A window over `tables` (built from this setup) with `K` slots a group: the
+    /// copies and leftover rule of the puzzle.
+    fn window<'a, L: Lane, const K: usize>(
+        &'a self,
+        tables: &'a Tables,
+        lanes: &'a Lanes<L>,
+    ) -> Window<'a, L, K> {
+        let mut window: Window<L, K> =
+            Window::new(tables, lanes).expect("slot count matches the dispatch");
+        window.copies = &self.copies;
+        window.leftover = self.leftover;
+        window
     }
 
     /// The puzzle's `(width, height)` when its board is searched transposed.
