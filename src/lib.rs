@@ -60,4 +60,4 @@ pub use puzzle::{Puzzle, PuzzleError};
 pub use report::TablesReport;
 pub use sums::{Model, ModelError, SumsError, SumsSolver};
 pub use text::MAX_FILE_BYTES;
-pub use tiling::{Move, Tiling, TilingError, TilingSolver, Trace};
+pub use tiling::{Move, Splitting, Tiling, TilingError, TilingSolver, Trace};

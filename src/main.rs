@@ -20,7 +20,7 @@ use serde_json::{json, Map, Value};
 use polytile::picture::MAX_PANELS;
 use polytile::runs::{self, Fingerprint, Resumed};
 use polytile::sums::{self, SumsSolver};
-use polytile::{Mode, Options, Progress, Puzzle, Summary, TablesReport, TilingSolver};
+use polytile::{Mode, Options, Progress, Puzzle, Splitting, Summary, TablesReport, TilingSolver};
 
 /// Tiling and number-placement puzzles solved with 64-bit masks.
 #[derive(Parser)]
@@ -139,6 +139,26 @@ struct SolveArgs {
     /// slower.
     #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
     memo_mib: u64,
+    /// Split the search before these rows of the board as searched (counted from 0,
+    /// after any transposition; e.g. 3,4,5,6 for the meteor board): the rows north of
+    /// the first split are searched once per overhang and shared, as the meteor binary
+    /// does. off: the plain search. The solutions and their order are the same; the
+    /// speed depends on the rows (README.md, "Splitting the search").
+    #[arg(long, value_name = "off|ROWS", default_value = "off", value_parser = splitting)]
+    split: Splitting,
+}
+
+/// `--split`: `off` or rows separated by commas.
+fn splitting(arg: &str) -> Result<Splitting, String> {
+    match arg {
+        "off" => Ok(Splitting::Off),
+        rows => rows
+            .split(',')
+            .map(|r| r.trim().parse::<usize>())
+            .collect::<Result<Vec<usize>, _>>()
+            .map(Splitting::Rows)
+            .map_err(|_| format!("expected off or rows such as 3,4,5, got '{arg}'")),
+    }
 }
 
 /// Whether `--count` uses the memo.
@@ -470,8 +490,12 @@ fn run_solve(puzzle: &Puzzle, solve: &SolveArgs) -> Result<(), CliError> {
     let args = &solve.file;
     let flags = &args.flags;
     let file = args.file.display();
-    let solver = TilingSolver::new(puzzle, flags.mode())
+    let mut solver = TilingSolver::new(puzzle, flags.mode())
         .map_err(|e| CliError::Input(format!("{file}: {e}")))?;
+    solver
+        .set_splitting(solve.split.clone())
+        .map_err(|e| CliError::Input(format!("{file}: --split: {e}")))?;
+    let solver = solver;
     let on = match solve.memo {
         MemoChoice::On => Some(true),
         MemoChoice::Off => Some(false),
@@ -527,6 +551,9 @@ fn run_solve(puzzle: &Puzzle, solve: &SolveArgs) -> Result<(), CliError> {
     extra.insert("placements".into(), solver.placements().into());
     if let Some(m) = memo_report {
         extra.insert("memo".into(), json!(m));
+    }
+    if !solver.split_rows().is_empty() {
+        extra.insert("split".into(), json!(solver.split_rows()));
     }
     printer.finish(
         &summary,

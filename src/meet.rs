@@ -124,6 +124,15 @@ impl Split {
             .then(|| board >> self.cell & self.overhang_mask)
     }
 
+    /// Whether a node that crossed this split has every cell beyond its overhang as on
+    /// the empty board `empty`: true of every node reached by a step from a node
+    /// south of the split, as a placement anchored before it reaches no further.
+    #[inline(always)]
+    fn fresh(&self, board: u64, empty: u64) -> bool {
+        let beyond = self.cell + self.overhang_mask.count_ones() as usize;
+        beyond >= 64 || (board ^ empty) >> beyond == 0
+    }
+
     /// The slot of `overhang`; `None` only if races used up the spare row blocks.
     fn slot(&self, overhang: u64) -> Option<&AtomicU32> {
         let entry = &self.row_block[(overhang >> self.low_bits) as usize];
@@ -175,6 +184,8 @@ pub(crate) struct Above {
     splits: Vec<Split>,
     /// The board's cells as absolute bits.
     on_board: u64,
+    /// The empty board as absolute bits (holes set).
+    empty: u64,
     arena: ZeroedWords,
     arena_len: AtomicUsize,
     /// Set once a block did not fit: no more blocks are searched.
@@ -238,14 +249,11 @@ impl Above {
         words: usize,
     ) -> Option<Above> {
         let cells = window.cells();
-        let qualifies = cells <= 64
+        let qualifies = qualifies(window)
             && !splits.is_empty()
             && splits.windows(2).all(|w| w[0] < w[1])
             && splits[0] > 0
-            && splits[splits.len() - 1] < cells
-            && !window.copies.any()
-            && !window.leftover
-            && window.layout.pieces < 32;
+            && splits[splits.len() - 1] < cells;
         if !qualifies {
             return None;
         }
@@ -257,13 +265,15 @@ impl Above {
                 (bits <= MAX_OVERHANG_BITS).then(|| Split::new(cell, bits, width))
             })
             .collect::<Option<Vec<Split>>>()?;
+        let on_board = if cells == 64 {
+            u64::MAX
+        } else {
+            (1 << cells) - 1
+        };
         Some(Above {
             splits,
-            on_board: if cells == 64 {
-                u64::MAX
-            } else {
-                (1 << cells) - 1
-            },
+            on_board,
+            empty: window.root().board & on_board,
             arena: ZeroedWords::new(words),
             arena_len: AtomicUsize::new(0),
             full: AtomicBool::new(false),
@@ -447,6 +457,12 @@ impl Above {
     }
 }
 
+/// Whether the split search can serve `window` at all: at most 64 cells, every piece
+/// one of a kind and placed (see the module docs).
+pub(crate) fn qualifies<L: Lane, const K: usize>(window: &Window<L, K>) -> bool {
+    window.cells() <= 64 && !window.copies.any() && !window.leftover && window.layout.pieces < 32
+}
+
 /// Words per entry link in a block of split `s`: where its steps start and its link,
 /// then for the first split the signature of the block it links to.
 fn link_words(s: usize) -> usize {
@@ -488,7 +504,14 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
         above: &Above,
         scratch: &mut Workspace,
     ) -> ControlFlow<()> {
-        if let Some(overhang) = above.splits[0].crossed(above.absolute(self, node)) {
+        let board = above.absolute(self, node);
+        if let Some(overhang) = above.splits[0].crossed(board) {
+            if !above.splits[0].fresh(board, above.empty) {
+                // Past the split by more than one step (a task the driver cut below
+                // it): cells beyond the overhang are filled, which the block of the
+                // overhang does not know. The plain search from here.
+                return self.search(node, path, visitor);
+            }
             let Some(start) = above.block(self, 0, overhang, scratch) else {
                 // Not kept: the plain search from here.
                 return self.search(node, path, visitor);

@@ -37,6 +37,7 @@ use crate::count::{Counting, Memo, MemoOptions, MemoReport};
 use crate::driver::{self, Mode, Options, Progress, Sink, Summary};
 use crate::estimate::{self, Estimate, EstimateOptions};
 use crate::grid::{self, normalise, Board, Grid, Piece};
+use crate::meet::{self, Above};
 use crate::puzzle::Puzzle;
 use crate::search::{Copies, Lane, Lanes, Leaves, Node, Step, Tiles, Window};
 use crate::symmetry::{Group, NONE};
@@ -122,6 +123,14 @@ pub enum TilingError {
     /// Counting with the memo was asked of a run it cannot count exactly.
     #[error("counting with the memo counts all solutions of the whole tree: {0}")]
     NotMemoCountable(&'static str),
+    /// Split rows were given that the split search cannot use.
+    #[error("cannot split the search before rows {rows:?}: {why}")]
+    Split {
+        /// The rows given.
+        rows: Vec<usize>,
+        /// What is wrong.
+        why: &'static str,
+    },
     /// [`Mode::Distinct`] needs a piece that breaks the symmetry.
     #[error(
         "counting distinct solutions needs a piece with one copy that every symmetry of \
@@ -157,6 +166,23 @@ pub struct TilingSolver {
     mode: Mode,
     tables: Tables,
     lanes: LaneTables,
+    splitting: Splitting,
+}
+
+/// Whether the search splits into a search south of a row and memoised searches north
+/// of it (meet in the middle, shared by every node with the same overhang: the
+/// meteor binary's search; see `src/meet.rs`). The solutions and their order are the
+/// same either way; the nodes are fewer where it pays, and more where it does not
+/// (README.md, "Splitting the search", has figures per file).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Splitting {
+    /// The plain search (the default).
+    #[default]
+    Off,
+    /// Split before each of these rows of the board as searched (counted from 0, in
+    /// increasing order, after any transposition): every cell of the rows before a
+    /// split is filled when a node crosses it.
+    Rows(Vec<usize>),
 }
 
 /// The tables' masks in the narrowest lanes they fit.
@@ -234,7 +260,34 @@ impl TilingSolver {
             mode,
             tables,
             lanes,
+            splitting: Splitting::Off,
         })
+    }
+
+    /// Sets whether and where the search splits (see [`Splitting`]); given rows are
+    /// checked against what the split search serves: a board of at most 64 cells, every
+    /// piece one of a kind and placed, rows inside the board whose overhang fits.
+    pub fn set_splitting(&mut self, splitting: Splitting) -> Result<(), TilingError> {
+        if let Splitting::Rows(rows) = &splitting {
+            let why = on_lanes!(self, split_refusal(rows));
+            if let Some(why) = why {
+                return Err(TilingError::Split {
+                    rows: rows.clone(),
+                    why,
+                });
+            }
+        }
+        self.splitting = splitting;
+        Ok(())
+    }
+
+    /// The rows a run splits before, of the board as searched (empty: the plain
+    /// search).
+    pub fn split_rows(&self) -> &[usize] {
+        match &self.splitting {
+            Splitting::Off => &[],
+            Splitting::Rows(rows) => rows,
+        }
     }
 
     /// Placements in the tables after pruning.
@@ -424,7 +477,41 @@ impl TilingSolver {
         observe: &mut dyn FnMut(&Progress),
     ) -> Summary {
         let window = self.window::<L, K>(lanes);
-        driver::run_observed(&self.tiles(&window), options, keep, deliver, observe)
+        let width = window.shift as usize / window.shift_rows;
+        let cells: Vec<usize> = self.split_rows().iter().map(|r| r * width).collect();
+        // Checked by `set_splitting`.
+        let above = (!cells.is_empty())
+            .then(|| Above::new(&window, &cells))
+            .flatten();
+        let mut tiles = self.tiles(&window);
+        tiles.above = above.as_ref();
+        driver::run_observed(&tiles, options, keep, deliver, observe)
+    }
+
+    /// Why the split search cannot split before `rows`, if it cannot.
+    fn split_refusal<L: Lane + Sync, const K: usize>(
+        &self,
+        lanes: &Lanes<L>,
+        rows: &[usize],
+    ) -> Option<&'static str> {
+        let window = self.window::<L, K>(lanes);
+        if !meet::qualifies(&window) {
+            return Some("the split search serves boards of at most 64 cells, with every piece one of a kind and placed");
+        }
+        let width = window.shift as usize / window.shift_rows;
+        let cells: Vec<usize> = rows.iter().map(|r| r.saturating_mul(width)).collect();
+        if rows.is_empty() {
+            return Some("no rows given");
+        }
+        if !rows.windows(2).all(|w| w[0] < w[1]) || rows[0] == 0 {
+            return Some("rows must increase, from row 1 on");
+        }
+        if cells[cells.len() - 1] >= window.cells() {
+            return Some("a row is past the board's last");
+        }
+        Above::new(&window, &cells).is_none().then_some(
+            "a row's overhang is too wide (at most 24 cells a placement south of it can reach)",
+        )
     }
 
     fn estimate_with<L: Lane + Sync, const K: usize>(

@@ -18,6 +18,7 @@ mod puzzle_parse;
 mod runs;
 mod solve;
 mod solve_cli;
+mod split;
 mod sums;
 mod sums_cli;
 mod sums_engines;

@@ -1,0 +1,223 @@
+//! `--split ROWS` (`Splitting::Rows`): the split search of `src/meet.rs` on the general
+//! path gives the plain search's solutions in the plain search's order, on every
+//! shipped file it serves and on random puzzles, in both modes, on 1 and 2 threads;
+//! rows it cannot serve are refused with a reason, on the library and the CLI.
+
+use std::ops::ControlFlow;
+
+use polytile::grid::normalise;
+use polytile::{
+    Mode, Motion, Options, Piece, Puzzle, Splitting, Tiling, TilingError, TilingSolver,
+};
+
+use crate::common::cli::{fails, stdout_of};
+use crate::common::tiling::{self, Rng};
+use crate::common::{puzzle, random_board};
+
+/// Every solution in order, with the summary's solutions, total and nodes.
+fn run(solver: &TilingSolver, threads: usize) -> (Vec<Tiling>, u64, u64, u64) {
+    let options = Options {
+        threads,
+        stats: true,
+        ..Options::default()
+    };
+    let mut all = Vec::new();
+    let summary = solver.for_each(&options, |t| {
+        all.push(t);
+        ControlFlow::Continue(())
+    });
+    assert!(summary.complete);
+    (
+        all,
+        summary.solutions,
+        summary.total,
+        summary.nodes.unwrap(),
+    )
+}
+
+/// The row sets to try on a board of up to `rows` rows: each single row from `first`
+/// on, and each chain from such a row to the last.
+fn row_sets(first: usize, rows: usize) -> Vec<Vec<usize>> {
+    let mut sets: Vec<Vec<usize>> = (first..rows).map(|r| vec![r]).collect();
+    sets.extend((first..rows.saturating_sub(1)).map(|r| (r..rows).collect()));
+    sets
+}
+
+/// Compares every row set the solver accepts with the plain search; returns how many
+/// were accepted.
+fn compare(
+    puzzle: &Puzzle,
+    mode: Mode,
+    (first, rows): (usize, usize),
+    threads: &[usize],
+) -> Result<usize, String> {
+    let plain = TilingSolver::new(puzzle, mode).map_err(|e| e.to_string())?;
+    let (solutions, count, total, nodes) = run(&plain, 1);
+    let mut accepted = 0;
+    for set in row_sets(first, rows) {
+        let mut split = TilingSolver::new(puzzle, mode).map_err(|e| e.to_string())?;
+        match split.set_splitting(Splitting::Rows(set.clone())) {
+            Ok(()) => accepted += 1,
+            Err(TilingError::Split { .. }) => continue,
+            Err(e) => return Err(format!("rows {set:?}: unexpected error {e}")),
+        }
+        assert_eq!(split.split_rows(), &set[..]);
+        for &t in threads {
+            let (got, got_count, got_total, got_nodes) = run(&split, t);
+            if got != solutions || (got_count, got_total) != (count, total) {
+                return Err(format!(
+                    "{mode:?}, rows {set:?}, {t} threads: {got_count} solutions (total {got_total}) against {count} ({total}), or another order"
+                ));
+            }
+            // The nodes differ (fewer where the split pays, more where the searches
+            // above cost more than they save); the root at least is one.
+            if got_nodes == 0 || nodes == 0 {
+                return Err(format!(
+                    "rows {set:?}: {got_nodes} nodes against {nodes} plain"
+                ));
+            }
+        }
+    }
+    Ok(accepted)
+}
+
+fn shipped(name: &str) -> Puzzle {
+    let path =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("data/{name}.puz"));
+    Puzzle::load(&path).unwrap()
+}
+
+#[test]
+fn shipped_files_split_anywhere_give_the_plain_solutions_in_order() {
+    // Every shipped file the split search serves whose whole run is quick (Bedlam and
+    // the solid pentominoes take minutes; the others have copies, leftovers or more
+    // than 64 cells, and are refused below).
+    for (name, rows) in [
+        ("meteor", 10),
+        ("pentomino-3x20", 20),
+        ("pentomino-4x15", 15),
+        ("pentomino-5x12", 12),
+        ("pentomino-6x10", 10),
+        ("pentomino-8x8-hole", 8),
+        ("soma-3x3x3", 9),
+        ("tetrahex-7x4", 7),
+    ] {
+        let puzzle = shipped(name);
+        // Splits at row 1 make the searches above cover nearly the whole board with
+        // every piece (minutes on the larger boards); the random puzzles cover them.
+        for (mode, threads) in [(Mode::All, &[1, 2][..]), (Mode::Distinct, &[2][..])] {
+            let accepted = compare(&puzzle, mode, (2, rows), threads)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(
+                accepted >= 2,
+                "{name} {mode:?}: only {accepted} row sets accepted"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_meteor_file_split_as_the_binary_counts_its_2098_with_fewer_nodes() {
+    let puzzle = shipped("meteor");
+    let plain = TilingSolver::new(&puzzle, Mode::All).unwrap();
+    let mut split = TilingSolver::new(&puzzle, Mode::All).unwrap();
+    split
+        .set_splitting(Splitting::Rows(vec![3, 4, 5, 6]))
+        .unwrap();
+    let options = Options {
+        stats: true,
+        ..Options::default()
+    };
+    let (a, b) = (plain.count(&options), split.count(&options));
+    assert_eq!((a.solutions, b.solutions), (2098, 2098));
+    assert!(
+        b.nodes.unwrap() * 3 < a.nodes.unwrap(),
+        "split {:?} nodes against plain {:?}",
+        b.nodes,
+        a.nodes
+    );
+}
+
+#[test]
+fn random_puzzles_split_anywhere_give_the_plain_solutions_in_order() {
+    let mut rng = Rng(0x5eed_0a11);
+    let (mut cases, mut accepted) = (0, 0);
+    while cases < 150 {
+        let board = random_board(&mut rng);
+        let grid = board.grid;
+        let n = board.cells.iter().filter(|&&c| c).count();
+        let mut pieces = Vec::new();
+        let mut covered = 0;
+        while covered < n {
+            let size = (1 + rng.below(4)).min(n - covered);
+            let shape = tiling::random_shape(&mut rng, grid, size);
+            let lattice: Vec<_> = tiling::to_cells(grid, &shape)
+                .iter()
+                .map(|&(r, c)| grid.lattice(0, r, c))
+                .collect();
+            pieces.push(Piece {
+                name: pieces.len().to_string(),
+                cells: normalise(grid, &lattice),
+                motion: [Motion::Free, Motion::OneSided, Motion::Fixed][rng.below(3)],
+                count: 1,
+            });
+            covered += size;
+        }
+        let rows = board.width.max(board.height) + 1;
+        let p = puzzle(&board, &pieces, false);
+        for mode in [Mode::All, Mode::Distinct] {
+            match compare(&p, mode, (1, rows), &[1, 2]) {
+                Ok(k) => accepted += k,
+                // No symmetry piece, or a puzzle the solver refuses: nothing to split.
+                Err(e) if !e.contains("rows") => {}
+                Err(e) => panic!("case {cases}: {p:?}\n  {e}"),
+            }
+        }
+        cases += 1;
+    }
+    assert!(accepted >= 300, "only {accepted} row sets were accepted");
+}
+
+#[test]
+fn rows_the_split_search_cannot_serve_are_refused() {
+    let refuse = |name: &str, rows: Vec<usize>, why: &str| {
+        let mut solver = TilingSolver::new(&shipped(name), Mode::All).unwrap();
+        let e = solver
+            .set_splitting(Splitting::Rows(rows.clone()))
+            .unwrap_err();
+        assert!(e.to_string().contains(why), "{name} {rows:?}: {e}");
+        assert!(
+            solver.split_rows().is_empty(),
+            "a refused split is not kept"
+        );
+    };
+    refuse("meteor", vec![], "no rows");
+    refuse("meteor", vec![0, 3], "from row 1");
+    refuse("meteor", vec![4, 3], "must increase");
+    refuse("meteor", vec![3, 3], "must increase");
+    refuse("meteor", vec![10], "past the board");
+    refuse("one-sided-pentomino-3x30", vec![5], "at most 64 cells");
+    refuse("hexiamonds-4x9", vec![3], "at most 64 cells");
+    refuse("dominoes-10x10", vec![3], "one of a kind");
+    // Width 8: an overhang at row 1 reaches more than 24 cells.
+    refuse("pentomino-8x8-hole", vec![1], "too wide");
+}
+
+#[test]
+fn cli_split_rows_are_used_reported_and_checked() {
+    let file = format!("{}/data/meteor.puz", env!("CARGO_MANIFEST_DIR"));
+    let json = stdout_of(&[
+        "solve", &file, "--count", "--split", "3,4,5,6", "--format", "json",
+    ]);
+    assert!(json.contains("\"solutions\":2098"), "{json}");
+    assert!(json.contains("\"split\":[3,4,5,6]"), "{json}");
+    let plain = stdout_of(&["solve", &file, "--count", "--format", "json"]);
+    assert!(!plain.contains("\"split\""), "{plain}");
+    let e = fails(&["solve", &file, "--count", "--split", "4,3"]);
+    assert!(
+        e.contains("meteor.puz: --split: cannot split the search before rows [4, 3]"),
+        "{e}"
+    );
+    let e = fails(&["solve", &file, "--split", "three"]);
+    assert!(e.contains("expected off or rows"), "{e}");
+}
