@@ -412,13 +412,28 @@ impl Board {
     /// on cell `anchor`, in the shape's order; `None` if no translation does that (a
     /// triangle pointing the other way), or some of it falls off the board or on a hole.
     pub fn cells_at(&self, shape: &[Point], anchor: usize) -> Option<Vec<usize>> {
-        let a = self.point(anchor);
-        let &f = shape.first()?;
-        let d = sub(a, f);
+        let mut cells = Vec::with_capacity(shape.len());
+        self.cells_into(shape, anchor, &mut cells).then_some(cells)
+    }
+
+    /// [`Board::cells_at`] into `cells` (cleared first), for callers that try many
+    /// shapes: whether the shape lies on the board there.
+    pub fn cells_into(&self, shape: &[Point], anchor: usize, cells: &mut Vec<usize>) -> bool {
+        cells.clear();
+        let Some(&f) = shape.first() else {
+            return false;
+        };
+        let d = sub(self.point(anchor), f);
         if !self.grid.is_translation(d) {
-            return None;
+            return false;
         }
-        shape.iter().map(|&p| self.index(add(p, d))).collect()
+        for &p in shape {
+            match self.index(add(p, d)) {
+                Some(c) => cells.push(c),
+                None => return false,
+            }
+        }
+        true
     }
 
     /// The board's cells, in increasing order.

@@ -34,15 +34,14 @@ fn tile_from(
     let Some(anchor) = free.iter().position(|&f| f) else {
         return true;
     };
+    // One buffer per level, reused by every orientation tried here.
+    let mut cells = Vec::new();
     for piece in 0..orients.len() {
         if available[piece] == 0 || orients[piece].first().is_none_or(|o| o.len() > left) {
             continue;
         }
         for o in &orients[piece] {
-            let Some(cells) = board.cells_at(o, anchor) else {
-                continue;
-            };
-            if !cells.iter().all(|&c| free[c]) {
+            if !board.cells_into(o, anchor, &mut cells) || !cells.iter().all(|&c| free[c]) {
                 continue;
             }
             cells.iter().for_each(|&c| free[c] = false);
@@ -76,6 +75,39 @@ pub fn neighbour_lists(board: &Board) -> Vec<Vec<usize>> {
     (0..board.cells.len())
         .map(|c| board.neighbours(c).collect())
         .collect()
+}
+
+/// `masks[cell]`: the board cells adjacent to each cell as bits, for boards of at most
+/// 64 cells (`None` for larger ones), for [`region_masks`].
+pub fn neighbour_masks(board: &Board) -> Option<Vec<u64>> {
+    (board.cells.len() <= 64).then(|| {
+        (0..board.cells.len())
+            .map(|c| board.neighbours(c).fold(0, |m, n| m | 1 << n))
+            .collect()
+    })
+}
+
+/// [`regions`] on a board of at most 64 cells, as bit sets: the connected regions of
+/// the cells of `free`, in the order of their lowest cell; `neighbours` is
+/// [`neighbour_masks`] of the board. Table building asks this thousands of times, and
+/// bits spare it an allocation per region.
+pub fn region_masks(neighbours: &[u64], mut free: u64) -> impl Iterator<Item = u64> + '_ {
+    std::iter::from_fn(move || {
+        if free == 0 {
+            return None;
+        }
+        let mut region = free & free.wrapping_neg();
+        let mut frontier = region;
+        while frontier != 0 {
+            let c = frontier.trailing_zeros() as usize;
+            frontier &= frontier - 1;
+            let new = neighbours[c] & free & !region;
+            region |= new;
+            frontier |= new;
+        }
+        free &= !region;
+        Some(region)
+    })
 }
 
 /// Connected regions of the board cells where `blocked` is false, each as a cell list;

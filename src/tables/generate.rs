@@ -10,7 +10,10 @@ use crate::grid::{meteor, orientations, Board, Piece, Point};
 use crate::symmetry::Group;
 
 use super::band::{band_rows, band_table};
-use super::fill::{fillable_sizes, neighbour_lists, regions, tileable, TILE_CHECK_CELLS};
+use super::fill::{
+    fillable_sizes, neighbour_lists, neighbour_masks, region_masks, regions, tileable,
+    TILE_CHECK_CELLS,
+};
 use super::{Census, TableLayout, Tables, TablesError, SHIFT_ROWS};
 
 /// Pieces a search can track: one bit each in a `u32` set.
@@ -220,6 +223,10 @@ struct Pruner<'a> {
     blocked: Vec<bool>,
     /// The board's [`neighbour_lists`].
     neighbours: Vec<Vec<usize>>,
+    /// The board's [`neighbour_masks`] and cells as bits, on boards of at most 64 cells.
+    masks: Option<(Vec<u64>, u64)>,
+    /// A region's cells, for [`tileable`].
+    region: Vec<usize>,
 }
 
 impl<'a> Pruner<'a> {
@@ -246,13 +253,68 @@ impl<'a> Pruner<'a> {
             available: pieces.iter().map(|p| p.count).collect(),
             blocked: vec![false; board.cells.len()],
             neighbours: neighbour_lists(board),
+            masks: neighbour_masks(board).map(|m| {
+                let cells = (0..board.cells.len())
+                    .filter(|&c| board.has(c))
+                    .fold(0, |b, c| b | 1 << c);
+                (m, cells)
+            }),
+            region: Vec::new(),
         }
+    }
+
+    /// [`Pruner::islands`] with bit sets, on boards of at most 64 cells: the same
+    /// judgement, region by region in the same order.
+    fn islands_by_masks(&mut self, piece: usize, cell: usize, covered: &[usize]) -> Option<u64> {
+        let (neighbours, cells) = self.masks.as_ref().expect("a board of at most 64 cells");
+        let covered = covered.iter().fold(0u64, |m, &c| m | 1 << c);
+        for r in region_masks(neighbours, cells & !covered) {
+            let len = r.count_ones() as usize;
+            if self.other_sizes[piece] >> len & 1 == 0 {
+                return None;
+            }
+            if len > TILE_CHECK_CELLS || self.available[piece] == 0 {
+                continue;
+            }
+            self.region.clear();
+            let mut bits = r;
+            while bits != 0 {
+                self.region.push(bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+            }
+            self.available[piece] -= 1;
+            let ok = tileable(self.board, &self.region, &self.orients, &mut self.available);
+            self.available[piece] += 1;
+            if !ok {
+                return None;
+            }
+        }
+        // The largest region (the first of the largest, as `islands` sorts stably).
+        let base = cell - cell % (SHIFT_ROWS * self.board.width);
+        let south = (1u64 << cell) - 1;
+        let free = cells & !covered & !south;
+        let largest = region_masks(neighbours, free).fold(0u64, |best, r| {
+            if r.count_ones() > best.count_ones() {
+                r
+            } else {
+                best
+            }
+        });
+        let below_base = (1u64 << base) - 1;
+        Some(
+            region_masks(neighbours, free & !largest)
+                .filter(|r| r & below_base == 0)
+                .fold(0, |islands, r| islands | r >> base),
+        )
     }
 
     /// `None` if the placement of `piece` anchored at `cell` covering `covered` walls
     /// off a region that whole pieces other than it cannot tile; otherwise its islands
     /// (see [`super::Placement::islands`]).
     fn islands(&mut self, piece: usize, cell: usize, covered: &[usize]) -> Option<u64> {
+        if self.masks.is_some() {
+            return self.islands_by_masks(piece, cell, covered);
+        }
         let board = self.board;
         // Regions walled off by the piece and the board edges alone are tiled by whole
         // pieces other than this one.
