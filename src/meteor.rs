@@ -77,6 +77,7 @@ pub(crate) static WINDOW: Window<'static> = Window {
     last_offset: baked::OFFSETS - 1,
     copies: &crate::search::Copies::NONE,
     leftover: false,
+    pockets: crate::tables::pockets::Pockets::NONE,
 };
 
 /// The result of a run.

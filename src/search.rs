@@ -22,6 +22,7 @@ use std::ops::ControlFlow;
 use crate::driver::{Search, Sink, Split};
 use crate::meet::{Above, Workspace};
 use crate::tables::generate::MAX_PIECES;
+use crate::tables::pockets::Pockets;
 use crate::tables::{TableLayout, Tables};
 
 /// Levels of the tree above the tasks the driver shares among threads: enough tasks
@@ -175,6 +176,8 @@ pub(crate) struct Window<'t, L, const K: usize> {
     pub copies: &'t Copies,
     /// Whether a full board is a solution even with pieces left over.
     pub leftover: bool,
+    /// The pocket check (`tables::pockets`): off for the meteor.
+    pub pockets: Pockets<'t>,
 }
 
 impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
@@ -201,6 +204,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             last_offset: t.offsets - 1,
             copies: &Copies::NONE,
             leftover: false,
+            pockets: Pockets::new(&t.pockets),
         })
     }
 
@@ -328,7 +332,8 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
                 let bad_band = self.bad_band[usize::from(at >> 7) ^ offset_parity];
                 let band = (child_board >> (at & 63) & self.band_mask) as usize;
                 let band_ok = !bad_band[band >> 6] >> (band & 63);
-                viable |= u128::from(islands_fill & band_ok & 1) << bit;
+                let pocket_ok = !self.pockets.on() || !self.pockets.dead(child_board, offset);
+                viable |= u128::from(islands_fill & band_ok & u64::from(pocket_ok) & 1) << bit;
             }
             while viable != 0 {
                 let bit = viable.trailing_zeros() as usize;

@@ -21,6 +21,7 @@
 pub mod band;
 pub mod fill;
 pub mod generate;
+pub mod pockets;
 
 /// Rows the window moves at a time: anchors live in the window's first two rows. One
 /// row pair per window position keeps the tables small while a placement anchored on
@@ -157,6 +158,8 @@ pub struct Tables {
     /// `not_cells[offset]`: window bits at `offset` that are not board cells (holes, or
     /// north of the board). The search keeps them set so that they read as filled.
     pub not_cells: Vec<u64>,
+    /// The pocket check's tables ([`pockets::PocketTables`]).
+    pub pockets: pockets::PocketTables,
 }
 
 impl Tables {

@@ -12,6 +12,7 @@ use crate as lib;
 mod estimate;
 mod meet;
 mod meteor;
+mod pockets;
 mod tables;
 #[path = "../../tests/it/common/tiling.rs"]
 #[allow(dead_code)]

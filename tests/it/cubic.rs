@@ -18,13 +18,14 @@ use crate::common::cli::{fails, stdout_of, TempFile};
 use crate::common::tiling::{self, BoxSpec, Pt, Rng};
 use crate::common::{options, puzzle, solve, solve_distinct, Limits};
 
-/// A random box of 2 to 12 cells with random holes (at least two cells kept), and
-/// random connected pieces of 1 to 4 cubes with random motions and copies covering
-/// it exactly: the library's pieces and the verifier's.
-fn random_case(rng: &mut Rng) -> (Board, Vec<Piece>, Vec<BoxSpec>) {
+/// A random box of 4 to `most` cells with random holes (at least two cells kept),
+/// and random connected pieces of `smallest` to 4 cubes (fewer for the last, if that
+/// is all that is left) with random motions and copies covering it exactly: the
+/// library's pieces and the verifier's.
+fn random_case(rng: &mut Rng, smallest: usize, most: usize) -> (Board, Vec<Piece>, Vec<BoxSpec>) {
     let (w, h, d) = loop {
-        let dims = (1 + rng.below(3), 1 + rng.below(3), 1 + rng.below(3));
-        if (4..=12).contains(&(dims.0 * dims.1 * dims.2)) {
+        let dims = (1 + rng.below(3), 1 + rng.below(4), 1 + rng.below(4));
+        if (4..=most).contains(&(dims.0 * dims.1 * dims.2)) {
             break dims;
         }
     };
@@ -38,7 +39,7 @@ fn random_case(rng: &mut Rng) -> (Board, Vec<Piece>, Vec<BoxSpec>) {
     let (mut pieces, mut specs) = (Vec::new(), Vec::new());
     let mut covered = 0;
     while covered < n {
-        let size = (1 + rng.below(4)).min(n - covered);
+        let size = (smallest + rng.below(5 - smallest)).min(n - covered);
         let shape: Vec<Pt> = tiling::random_shape(rng, Grid::Cubic, size);
         let motion = Motion::ALL[rng.below(4)];
         let count = (1 + rng.below(2)).min((n - covered) / size);
@@ -56,10 +57,21 @@ fn random_case(rng: &mut Rng) -> (Board, Vec<Piece>, Vec<BoxSpec>) {
 
 #[test]
 fn random_small_boxes_match_brute_force() {
-    let mut rng = Rng(0x5eed_c0be);
+    random_boxes_match_brute_force(0x5eed_c0be, 1, 12);
+}
+
+/// With no monocube and no dicube to fill them, lone and paired free cubes are dead:
+/// the search's pocket check is on (`tables::pockets`).
+#[test]
+fn random_boxes_of_larger_pieces_match_brute_force() {
+    random_boxes_match_brute_force(0x090c_3e75, 3, 18);
+}
+
+fn random_boxes_match_brute_force(seed: u64, smallest: usize, most: usize) {
+    let mut rng = Rng(seed);
     let (mut solved, mut classes_checked) = (0, 0);
     for case in 0..250 {
-        let (board, pieces, specs) = random_case(&mut rng);
+        let (board, pieces, specs) = random_case(&mut rng, smallest, most);
         let dims = (board.width, board.height, board.depth);
         let mut want = tiling::brute_force_box(dims, &board.cells, &specs, false);
         want.sort();
