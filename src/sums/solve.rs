@@ -1,4 +1,5 @@
-//! Solving a number puzzle: the model checked and made ready ([`super::prepare`]), the
+//! Solving a number puzzle: the model checked and made ready ([`super::prepare`], with
+//! the equations it implies, [`super::implied`]), the
 //! search the model's order asks for (static: [`super::plan`]; smallest domain:
 //! [`super::propagate`]), run by the [driver](crate::driver).
 //!
@@ -30,6 +31,7 @@
 use std::ops::ControlFlow;
 
 use super::automorphisms::{automorphisms, injective, maps_onto_itself, MAX_GROUP};
+use super::implied::implied;
 use super::model::{Model, ModelError, Order, SymmetryBreak};
 use super::plan::{planned_order, Plan};
 use super::prepare::{Prepared, Values};
@@ -545,10 +547,17 @@ impl SumsSolver {
                 automorphisms: 1,
             });
         }
+        // The equations the model's imply, checked like its own, and lines for the
+        // planned order. The automorphisms and Puget's constraints come from the
+        // model's (the implied ones are the same under every automorphism).
+        let implied = implied(model.cells.len(), &prepared.equations);
         let order = match &model.order {
             Order::Smallest => None,
             Order::Static(order) => Some(order.clone()),
-            Order::Planned => Some(planned_order(&model.domains, &prepared.equations)),
+            Order::Planned => {
+                let lines = [prepared.equations.as_slice(), &implied].concat();
+                Some(planned_order(&model.domains, &lines))
+            }
         };
         // A model whose solutions take distinct values is searched one solution per
         // class of its automorphisms G. All mode writes each class out; distinct mode
@@ -638,6 +647,7 @@ impl SumsSolver {
             Expand::Declared(declared) if !declared.uses_classes() => 1,
             _ => automorphisms,
         };
+        prepared.equations.extend(implied);
         let model = restricted.as_ref().unwrap_or(model);
         let kernel = match &order {
             None => Kernel::Engine(Engine::new(model, &prepared, expand)),
