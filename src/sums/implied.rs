@@ -25,6 +25,9 @@ const MAX_CELLS: usize = 40;
 /// Models with more candidate sets are not searched.
 const MAX_SETS: u64 = 100_000;
 
+/// An equation as `Prepared` holds it: `(cell, coefficient)` terms and the target.
+type Linear = (Vec<(usize, i64)>, i64);
+
 /// At most this many implied equations are kept (each costs a check per step).
 const MAX_FOUND: usize = 64;
 
@@ -71,10 +74,7 @@ impl Q {
 /// cells; one fewer unless all are as long) whose sum the equations fix, each once, with that sum, as equations with
 /// coefficients 1; none already among `equations`. Empty when the model is too large
 /// to search, the arithmetic overflows, or the equations have no rational solution.
-pub(super) fn implied(
-    cells: usize,
-    equations: &[(Vec<(usize, i64)>, i64)],
-) -> Vec<(Vec<(usize, i64)>, i64)> {
+pub(super) fn implied(cells: usize, equations: &[Linear]) -> Vec<Linear> {
     let longest = equations.iter().map(|e| e.0.len()).max().unwrap_or(0);
     let shortest = equations.iter().map(|e| e.0.len()).min().unwrap_or(0);
     // Sets as long as the longest equation only when every equation is that long: a
@@ -103,11 +103,7 @@ fn sets_up_to(n: usize, most: usize) -> u64 {
     total
 }
 
-fn solve(
-    n: usize,
-    equations: &[(Vec<(usize, i64)>, i64)],
-    longest: usize,
-) -> Option<Vec<(Vec<(usize, i64)>, i64)>> {
+fn solve(n: usize, equations: &[Linear], longest: usize) -> Option<Vec<Linear>> {
     // The augmented matrix, in integers, reduced without fractions: each pivot alone
     // in its column, each row divided by the gcd of its entries.
     let mut rows: Vec<Vec<i128>> = equations
@@ -226,7 +222,7 @@ struct Enumeration<'a> {
     basis: &'a [Vec<i128>],
     particular: &'a [Q],
     existing: &'a [Vec<usize>],
-    found: &'a mut Vec<(Vec<(usize, i64)>, i64)>,
+    found: &'a mut Vec<Linear>,
     overflow: bool,
 }
 
@@ -283,10 +279,10 @@ impl Enumeration<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::implied;
+    use super::{implied, Linear};
     use crate::sums::builtin::magic_square;
 
-    fn equations(n: usize) -> (usize, Vec<(Vec<(usize, i64)>, i64)>) {
+    fn equations(n: usize) -> (usize, Vec<Linear>) {
         let model = magic_square(n).unwrap();
         let eqs = model
             .equations
@@ -340,7 +336,7 @@ mod tests {
         let mut seen = 0;
         for _ in 0..300 {
             let cells = rng.usize(2..6);
-            let mut eqs: Vec<(Vec<(usize, i64)>, i64)> = Vec::new();
+            let mut eqs: Vec<Linear> = Vec::new();
             for _ in 0..rng.usize(1..4) {
                 let mut terms = Vec::new();
                 for c in 0..cells {
@@ -364,7 +360,7 @@ mod tests {
                     *v = k % 5 - 1;
                     k /= 5;
                 }
-                let holds = |(terms, target): &(Vec<(usize, i64)>, i64)| {
+                let holds = |(terms, target): &Linear| {
                     terms.iter().map(|&(c, a)| a * x[c]).sum::<i64>() == *target
                 };
                 if eqs.iter().all(holds) {
