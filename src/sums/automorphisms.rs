@@ -25,7 +25,8 @@
 //! classes; the complement, when there is one, pairs those classes (see
 //! `super::solve::Classes`).
 
-use std::collections::HashSet;
+// Setup only (never in a search): Fx hashing, as the sets are keyed by small integers.
+use rustc_hash::FxHashSet as HashSet;
 
 use super::model::{Generator, Model};
 use super::prepare::Prepared;
@@ -264,6 +265,8 @@ pub(super) fn automorphisms(model: &Model, prepared: &Prepared) -> Option<Group>
             used: vec![false; n],
             found: Vec::new(),
             steps,
+            terms: Vec::new(),
+            cells_scratch: Vec::new(),
         };
         if !search.extend(0) {
             return None;
@@ -371,6 +374,9 @@ struct Automorphisms<'a> {
     used: Vec<bool>,
     found: Vec<Perm>,
     steps: u64,
+    /// Scratch for [`Automorphisms::closes`]: an equation's and a group's images.
+    terms: Vec<(usize, i64)>,
+    cells_scratch: Vec<usize>,
 }
 
 impl Automorphisms<'_> {
@@ -411,20 +417,35 @@ impl Automorphisms<'_> {
     }
 
     /// Whether the constraints completed at position `at` map onto constraints.
-    fn closes(&self, at: usize) -> bool {
-        let img = |c: usize| self.image[c] as usize;
-        self.closing[at].iter().all(|closing| match closing {
-            Closing::Equation(terms, target) => {
-                let mapped = sorted(terms.iter().map(|&(c, a)| (img(c), a)).collect());
-                self.target.equations.contains(&(mapped, *target))
+    fn closes(&mut self, at: usize) -> bool {
+        let image = &self.image;
+        let img = |c: usize| image[c] as usize;
+        for closing in &self.closing[at] {
+            let maps = match closing {
+                Closing::Equation(terms, target) => {
+                    let mut mapped = std::mem::take(&mut self.terms);
+                    mapped.clear();
+                    mapped.extend(terms.iter().map(|&(c, a)| (img(c), a)));
+                    mapped.sort_unstable();
+                    let key = (mapped, *target);
+                    let found = self.target.equations.contains(&key);
+                    self.terms = key.0;
+                    found
+                }
+                Closing::Group(cells) => {
+                    let mapped = &mut self.cells_scratch;
+                    mapped.clear();
+                    mapped.extend(cells.iter().map(|&c| img(c)));
+                    mapped.sort_unstable();
+                    self.target.groups.contains(mapped)
+                }
+                Closing::Less(a, b) => self.target.less.contains(&(img(*a), img(*b))),
+            };
+            if !maps {
+                return false;
             }
-            Closing::Group(cells) => {
-                let mut mapped: Vec<usize> = cells.iter().map(|&c| img(c)).collect();
-                mapped.sort_unstable();
-                self.target.groups.contains(&mapped)
-            }
-            Closing::Less(a, b) => self.target.less.contains(&(img(*a), img(*b))),
-        })
+        }
+        true
     }
 }
 

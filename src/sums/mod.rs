@@ -27,6 +27,7 @@
 mod automorphisms;
 pub mod builtin;
 mod error;
+mod implied;
 mod model;
 mod parse;
 mod plan;

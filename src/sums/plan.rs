@@ -278,14 +278,14 @@ impl Plan {
             if cand == 0 {
                 break;
             }
-            cand &= self.check(check, st);
+            cand &= self.check(check, cand, st);
         }
         cand
     }
 
     /// The values a check allows for its step's cell.
     #[inline(always)]
-    fn check(&self, check: &Check, st: &State) -> u64 {
+    fn check(&self, check: &Check, cand: u64, st: &State) -> u64 {
         let rest = st.rest[check.equation as usize];
         let a = check.coefficient;
         match check.kind {
@@ -294,7 +294,7 @@ impl Plan {
                 partners(st.free[group as usize] & union, rest - 2 * v0)
             }
             CheckKind::Pair { group, union, v0 } => {
-                pair_partners(st.free[group as usize] & union, rest - 3 * v0)
+                pair_check(cand, st.free[group as usize] & union, rest - 3 * v0)
             }
             CheckKind::Spread { group, union, bias } => {
                 distinct_allowed_from(st.free[group as usize] & union, check.later, rest - bias)
@@ -449,6 +449,29 @@ impl Plan {
         }
         ControlFlow::Continue(())
     }
+}
+
+/// The candidates `cand` (bits `i`) for which two distinct values of `avail` other
+/// than `i` make up the rest: `j + k = k_total - i`. A step's candidates are mostly
+/// down to a bit or two when its pair check comes (forced values and exact partners
+/// go first), so one [`partners`] test per candidate costs less than
+/// [`pair_partners`], which sums every pair of `avail`; it is exact, too.
+#[inline]
+fn pair_check(cand: u64, avail: u64, k_total: i64) -> u64 {
+    if cand.count_ones() > 3 {
+        return pair_partners(avail, k_total);
+    }
+    let mut kept = 0;
+    let mut m = cand;
+    while m != 0 {
+        let i = m.trailing_zeros();
+        m &= m - 1;
+        let others = avail & !(1u64 << i);
+        if partners(others, k_total - i64::from(i)) & others != 0 {
+            kept |= 1 << i;
+        }
+    }
+    kept
 }
 
 /// The bits `i` of values for which two other distinct available values make up the
@@ -648,4 +671,47 @@ pub(super) fn planned_order(domains: &[u64], equations: &[(Vec<(usize, i64)>, i6
         order.push(best);
     }
     order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pair_check;
+
+    /// `pair_check` against its definition: the candidates `i` with two distinct
+    /// values `j`, `k` of `avail`, both other than `i`, and `i + j + k` the total.
+    #[test]
+    fn pair_check_keeps_exactly_the_candidates_with_two_partners() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        for _ in 0..2000 {
+            let avail = rng.u64(..) & 0xffff;
+            let cand = avail & rng.u64(..);
+            let total = rng.i64(-2..50);
+            let mut want = 0u64;
+            for i in 0..16i64 {
+                let found = (0..16).any(|j| {
+                    (j + 1..16).any(|k| {
+                        j != i
+                            && k != i
+                            && avail >> j & 1 == 1
+                            && avail >> k & 1 == 1
+                            && i + j + k == total
+                    })
+                });
+                if cand >> i & 1 == 1 && found {
+                    want |= 1 << i;
+                }
+            }
+            let got = pair_check(cand, avail, total);
+            if cand.count_ones() <= 3 {
+                assert_eq!(got, want, "cand {cand:#x} avail {avail:#x} total {total}");
+            } else {
+                // Many candidates: the pair sums of `avail`, which may use `i` itself.
+                assert_eq!(
+                    got & want,
+                    want,
+                    "cand {cand:#x} avail {avail:#x} total {total}"
+                );
+            }
+        }
+    }
 }

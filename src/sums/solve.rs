@@ -1,4 +1,5 @@
-//! Solving a number puzzle: the model checked and made ready ([`super::prepare`]), the
+//! Solving a number puzzle: the model checked and made ready ([`super::prepare`], with
+//! the equations it implies, [`super::implied`]), the
 //! search the model's order asks for (static: [`super::plan`]; smallest domain:
 //! [`super::propagate`]), run by the [driver](crate::driver).
 //!
@@ -30,6 +31,7 @@
 use std::ops::ControlFlow;
 
 use super::automorphisms::{automorphisms, injective, maps_onto_itself, MAX_GROUP};
+use super::implied::implied;
 use super::model::{Model, ModelError, Order, SymmetryBreak};
 use super::plan::{planned_order, Plan};
 use super::prepare::{Prepared, Values};
@@ -105,6 +107,9 @@ pub(super) struct Classes {
     /// The orbit `O` (its least cell first) that compares the two classes, when `G`
     /// moves values.
     orbit: Vec<u32>,
+    /// Per element, whether it moves values (by `complement`): asked at every
+    /// solution found, where `Group::label_perm` would scan the map each time.
+    moves: Vec<bool>,
 }
 
 impl Classes {
@@ -145,7 +150,6 @@ impl Classes {
             (Some(_), None, None) => Vec::new(),
         };
         Classes {
-            group,
             cells,
             values: values.to_vec(),
             complement,
@@ -153,6 +157,10 @@ impl Classes {
             every_preimage,
             puget: puget.iter().map(|&(a, b)| (a as u32, b as u32)).collect(),
             orbit,
+            moves: (0..group.order())
+                .map(|g| group.label_perm(g).is_some())
+                .collect(),
+            group,
         }
     }
 
@@ -222,12 +230,18 @@ impl Classes {
         unreachable!("Puget's constraints keep one image of every class")
     }
 
+    /// The value map of element `g` on value indices, if it moves values.
+    #[inline]
+    fn value_map(&self, g: usize) -> Option<&[u32]> {
+        self.moves[g].then_some(self.complement.as_slice())
+    }
+
     /// The value index at cell `c` of the image under element `g` of the solution
     /// whose cell `x` holds the `index(x)`-th value.
     #[inline]
     fn image_index(&self, g: usize, index: &impl Fn(usize) -> u32, c: usize) -> u32 {
         let i = index(self.every_preimage[g * self.cells + c] as usize);
-        match self.group.label_perm(g) {
+        match self.value_map(g) {
             Some(t) => t[i as usize],
             None => i,
         }
@@ -255,7 +269,7 @@ impl Classes {
     /// that move cells only.
     fn spanning(&self, size: u64) -> impl Iterator<Item = usize> + '_ {
         let all = size == self.group.order() as u64;
-        (0..self.group.order()).filter(move |&g| all || self.group.label_perm(g).is_none())
+        (0..self.group.order()).filter(move |&g| all || !self.moves[g])
     }
 }
 
@@ -353,7 +367,7 @@ impl Selection {
     #[inline]
     fn satisfied(&self, g: usize, index: &impl Fn(usize) -> u32) -> bool {
         let pairs = &self.preimages[g * self.constraints..(g + 1) * self.constraints];
-        match self.classes.group.label_perm(g) {
+        match self.classes.value_map(g) {
             None => pairs
                 .iter()
                 .all(|&(a, b)| index(a as usize) < index(b as usize)),
@@ -533,10 +547,17 @@ impl SumsSolver {
                 automorphisms: 1,
             });
         }
+        // The equations the model's imply, checked like its own, and lines for the
+        // planned order. The automorphisms and Puget's constraints come from the
+        // model's (the implied ones are the same under every automorphism).
+        let implied = implied(model.cells.len(), &prepared.equations);
         let order = match &model.order {
             Order::Smallest => None,
             Order::Static(order) => Some(order.clone()),
-            Order::Planned => Some(planned_order(&model.domains, &prepared.equations)),
+            Order::Planned => {
+                let lines = [prepared.equations.as_slice(), &implied].concat();
+                Some(planned_order(&model.domains, &lines))
+            }
         };
         // A model whose solutions take distinct values is searched one solution per
         // class of its automorphisms G. All mode writes each class out; distinct mode
@@ -626,6 +647,7 @@ impl SumsSolver {
             Expand::Declared(declared) if !declared.uses_classes() => 1,
             _ => automorphisms,
         };
+        prepared.equations.extend(implied);
         let model = restricted.as_ref().unwrap_or(model);
         let kernel = match &order {
             None => Kernel::Engine(Engine::new(model, &prepared, expand)),
