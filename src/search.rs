@@ -332,8 +332,24 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
                 let bad_band = self.bad_band[usize::from(at >> 7) ^ offset_parity];
                 let band = (child_board >> (at & 63) & self.band_mask) as usize;
                 let band_ok = !bad_band[band >> 6] >> (band & 63);
-                let pocket_ok = !self.pockets.on() || !self.pockets.dead(child_board, offset);
-                viable |= u128::from(islands_fill & band_ok & u64::from(pocket_ok) & 1) << bit;
+                viable |= u128::from(islands_fill & band_ok & 1) << bit;
+            }
+            if self.pockets.on() {
+                // Apart from the loop above, so boards without the check (every planar
+                // one) pay one branch per node, not one per fit.
+                let mut rest_viable = viable;
+                while rest_viable != 0 {
+                    let bit = rest_viable.trailing_zeros() as usize;
+                    rest_viable &= rest_viable - 1;
+                    let (j, i) = (bit / K, bit % K);
+                    let group = first_group + usize::from(pieces_here[j]);
+                    if self
+                        .pockets
+                        .dead(board | self.masks[group][i].widen(), offset)
+                    {
+                        viable &= !(1u128 << bit);
+                    }
+                }
             }
             while viable != 0 {
                 let bit = viable.trailing_zeros() as usize;
