@@ -292,14 +292,20 @@ mod tests {
         (model.cells.len(), eqs)
     }
 
-    #[test]
-    fn the_3x3_square_fixes_its_centre_and_opposite_pairs() {
-        let (cells, eqs) = equations(3);
+    /// The implied equations of the order-`n` magic square: cell sets and sums, sorted.
+    fn implied_sets(n: usize) -> Vec<(Vec<usize>, i64)> {
+        let (cells, eqs) = equations(n);
         let mut got: Vec<(Vec<usize>, i64)> = implied(cells, &eqs)
             .into_iter()
             .map(|(t, s)| (t.into_iter().map(|x| x.0).collect(), s))
             .collect();
         got.sort();
+        got
+    }
+
+    #[test]
+    fn the_3x3_square_fixes_its_centre_and_opposite_pairs() {
+        let got = implied_sets(3);
         // Cells row by row: the centre is 4.
         let want = vec![
             (vec![0, 8], 10),
@@ -313,12 +319,7 @@ mod tests {
 
     #[test]
     fn the_4x4_square_fixes_corners_centre_and_the_middles_of_edges() {
-        let (cells, eqs) = equations(4);
-        let mut got: Vec<(Vec<usize>, i64)> = implied(cells, &eqs)
-            .into_iter()
-            .map(|(t, s)| (t.into_iter().map(|x| x.0).collect(), s))
-            .collect();
-        got.sort();
+        let got = implied_sets(4);
         let want = vec![
             (vec![0, 3, 12, 15], 34),
             (vec![1, 2, 13, 14], 34),
