@@ -495,7 +495,6 @@ fn run_solve(puzzle: &Puzzle, solve: &SolveArgs) -> Result<(), CliError> {
     solver
         .set_splitting(solve.split.clone())
         .map_err(|e| CliError::Input(format!("{file}: --split: {e}")))?;
-    let solver = solver;
     let on = match solve.memo {
         MemoChoice::On => Some(true),
         MemoChoice::Off => Some(false),

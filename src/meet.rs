@@ -257,7 +257,7 @@ impl Above {
         if !qualifies {
             return None;
         }
-        let width = window.shift as usize / window.shift_rows;
+        let width = window.width();
         let splits = splits
             .iter()
             .map(|&cell| {

@@ -227,6 +227,11 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         self.root().unused
     }
 
+    /// Cells per row of the board as searched.
+    pub fn width(&self) -> usize {
+        self.shift as usize / self.shift_rows
+    }
+
     /// The most steps a path can have: every copy of every piece placed. A search
     /// reserves this much room in its path before it starts.
     pub fn most_steps(&self) -> usize {

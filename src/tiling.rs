@@ -477,8 +477,7 @@ impl TilingSolver {
         observe: &mut dyn FnMut(&Progress),
     ) -> Summary {
         let window = self.window::<L, K>(lanes);
-        let width = window.shift as usize / window.shift_rows;
-        let cells: Vec<usize> = self.split_rows().iter().map(|r| r * width).collect();
+        let cells = split_cells(&window, self.split_rows());
         // Checked by `set_splitting`.
         let above = (!cells.is_empty())
             .then(|| Above::new(&window, &cells))
@@ -498,8 +497,7 @@ impl TilingSolver {
         if !meet::qualifies(&window) {
             return Some("the split search serves boards of at most 64 cells, with every piece one of a kind and placed");
         }
-        let width = window.shift as usize / window.shift_rows;
-        let cells: Vec<usize> = rows.iter().map(|r| r.saturating_mul(width)).collect();
+        let cells = split_cells(&window, rows);
         if rows.is_empty() {
             return Some("no rows given");
         }
@@ -522,6 +520,14 @@ impl TilingSolver {
         let window = self.window::<L, K>(lanes);
         estimate::estimate(&self.tiles(&window), options)
     }
+}
+
+/// The first cell of each of `rows` of `window`'s board: the cells the split search
+/// splits before.
+fn split_cells<L: Lane, const K: usize>(window: &Window<L, K>, rows: &[usize]) -> Vec<usize> {
+    rows.iter()
+        .map(|r| r.saturating_mul(window.width()))
+        .collect()
 }
 
 /// One move of the search, as [`TilingSolver::trace`] reports it.

@@ -224,18 +224,47 @@ fn candidates(
 /// Island pruning: which placements wall off a region the other pieces cannot fill,
 /// and what the kept ones cut off together with the cells below their anchor.
 struct Pruner<'a> {
-    board: &'a Board,
-    orients: Vec<Vec<Vec<Point>>>,
-    /// Per piece, the sizes the other pieces can fill.
-    other_sizes: Vec<u64>,
-    available: Vec<u32>,
+    fill: Fill<'a>,
     blocked: Vec<bool>,
     /// The board's [`neighbour_lists`].
     neighbours: Vec<Vec<usize>>,
     /// The board's [`neighbour_masks`] and cells as bits, on boards of at most 64 cells.
     masks: Option<(Vec<u64>, u64)>,
+}
+
+/// What judges one closed region: the sizes and exact tilings of the other pieces.
+struct Fill<'a> {
+    board: &'a Board,
+    orients: Vec<Vec<Vec<Point>>>,
+    /// Per piece, the sizes the other pieces can fill.
+    other_sizes: Vec<u64>,
+    available: Vec<u32>,
     /// A region's cells, for [`tileable`].
     region: Vec<usize>,
+}
+
+impl Fill<'_> {
+    /// Whether whole pieces other than `piece` can fill a region of `len` cells closed by
+    /// its placement: a size they add up to, and, for a region small enough, an exact
+    /// tiling of its cells, which `cells` lists on demand. Regions of 64 cells or more
+    /// are not judged (the size bit set stops at 63; beyond 64 cells they are common).
+    fn fillable(&mut self, piece: usize, len: usize, cells: impl FnOnce(&mut Vec<usize>)) -> bool {
+        if len >= 64 {
+            return true;
+        }
+        if self.other_sizes[piece] >> len & 1 == 0 {
+            return false;
+        }
+        if len > TILE_CHECK_CELLS || self.available[piece] == 0 {
+            return true;
+        }
+        self.region.clear();
+        cells(&mut self.region);
+        self.available[piece] -= 1;
+        let ok = tileable(self.board, &self.region, &self.orients, &mut self.available);
+        self.available[piece] += 1;
+        ok
+    }
 }
 
 impl<'a> Pruner<'a> {
@@ -256,10 +285,13 @@ impl<'a> Pruner<'a> {
             })
             .collect();
         Pruner {
-            board,
-            orients,
-            other_sizes,
-            available: pieces.iter().map(|p| p.count).collect(),
+            fill: Fill {
+                board,
+                orients,
+                other_sizes,
+                available: pieces.iter().map(|p| p.count).collect(),
+                region: Vec::new(),
+            },
             blocked: vec![false; board.cells.len()],
             neighbours: neighbour_lists(board),
             masks: neighbour_masks(board).map(|m| {
@@ -268,7 +300,6 @@ impl<'a> Pruner<'a> {
                     .fold(0, |b, c| b | 1 << c);
                 (m, cells)
             }),
-            region: Vec::new(),
         }
     }
 
@@ -278,28 +309,19 @@ impl<'a> Pruner<'a> {
         let (neighbours, cells) = self.masks.as_ref().expect("a board of at most 64 cells");
         let covered = covered.iter().fold(0u64, |m, &c| m | 1 << c);
         for r in region_masks(neighbours, cells & !covered) {
-            let len = r.count_ones() as usize;
-            if self.other_sizes[piece] >> len & 1 == 0 {
-                return None;
-            }
-            if len > TILE_CHECK_CELLS || self.available[piece] == 0 {
-                continue;
-            }
-            self.region.clear();
-            let mut bits = r;
-            while bits != 0 {
-                self.region.push(bits.trailing_zeros() as usize);
-                bits &= bits - 1;
-            }
-            self.available[piece] -= 1;
-            let ok = tileable(self.board, &self.region, &self.orients, &mut self.available);
-            self.available[piece] += 1;
-            if !ok {
+            let fillable = self.fill.fillable(piece, r.count_ones() as usize, |list| {
+                let mut bits = r;
+                while bits != 0 {
+                    list.push(bits.trailing_zeros() as usize);
+                    bits &= bits - 1;
+                }
+            });
+            if !fillable {
                 return None;
             }
         }
         // The largest region (the first of the largest, as `islands` sorts stably).
-        let base = cell - cell % (SHIFT_ROWS * self.board.width);
+        let base = cell - cell % (SHIFT_ROWS * self.fill.board.width);
         let south = (1u64 << cell) - 1;
         let free = cells & !covered & !south;
         let largest = region_masks(neighbours, free).fold(0u64, |best, r| {
@@ -324,27 +346,16 @@ impl<'a> Pruner<'a> {
         if self.masks.is_some() {
             return self.islands_by_masks(piece, cell, covered);
         }
-        let board = self.board;
+        let board = self.fill.board;
         // Regions walled off by the piece and the board edges alone are tiled by whole
         // pieces other than this one.
         self.blocked.iter_mut().for_each(|b| *b = false);
         covered.iter().for_each(|&c| self.blocked[c] = true);
         for r in regions(board, &self.neighbours, &self.blocked) {
-            // The size bit set stops at 63 cells: larger regions are not judged (on
-            // boards beyond 64 cells they are common).
-            if r.len() >= 64 {
-                continue;
-            }
-            if self.other_sizes[piece] >> r.len() & 1 == 0 {
-                return None;
-            }
-            if r.len() > TILE_CHECK_CELLS || self.available[piece] == 0 {
-                continue;
-            }
-            self.available[piece] -= 1;
-            let ok = tileable(board, &r, &self.orients, &mut self.available);
-            self.available[piece] += 1;
-            if !ok {
+            if !self
+                .fill
+                .fillable(piece, r.len(), |list| list.extend_from_slice(&r))
+            {
                 return None;
             }
         }
