@@ -154,15 +154,32 @@ impl Group {
     /// One representative of each orbit met among `sets` (each sorted): the first of
     /// its orbit in the order given.
     pub fn orbit_representatives(&self, sets: &[Vec<usize>]) -> Vec<Vec<usize>> {
-        let mut seen = std::collections::BTreeSet::new();
+        // Sets by index in sorted order, so an image is found by binary search and
+        // marked seen in place: a table build asks this for every piece's placements,
+        // and a set of images would allocate one vector per image kept.
+        let mut sorted: Vec<usize> = (0..sets.len()).collect();
+        sorted.sort_by(|&a, &b| sets[a].cmp(&sets[b]));
+        let mut seen = vec![false; sets.len()];
+        let mut image = Vec::new();
         let mut reps = Vec::new();
-        for set in sets {
-            if seen.contains(set) {
+        for (i, set) in sets.iter().enumerate() {
+            if seen[i] {
                 continue;
             }
             reps.push(set.clone());
-            for g in 0..self.order() {
-                seen.insert(self.image_of_set(g, set));
+            for perm in &self.perms {
+                image.clear();
+                image.extend(set.iter().map(|&c| perm[c] as usize));
+                image.sort_unstable();
+                let Ok(k) = sorted.binary_search_by(|&j| sets[j].cmp(&image)) else {
+                    continue;
+                };
+                // Every copy of a repeated set, on either side of the one found.
+                let same = |&&j: &&usize| sets[j] == image;
+                let before = sorted[..k].iter().rev().take_while(same);
+                for &j in before.chain(sorted[k..].iter().take_while(same)) {
+                    seen[j] = true;
+                }
             }
         }
         reps
@@ -239,6 +256,9 @@ mod tests {
         assert_eq!(g.orbit_representatives(&dominoes), vec![vec![0, 1]]);
         let cells: Vec<Vec<usize>> = (0..4).map(|c| vec![c]).collect();
         assert_eq!(g.orbit_representatives(&cells).len(), 1);
+        // Repeats and images outside the list: the first of each orbit met, once.
+        let sets = vec![vec![1, 2], vec![0, 1], vec![2, 3], vec![1, 2], vec![0, 3]];
+        assert_eq!(g.orbit_representatives(&sets), vec![vec![1, 2], vec![0, 1]]);
         assert!(!g.fixes_a_set(&dominoes));
         assert!(g.fixes_a_set(&[vec![0, 1, 2, 3]]));
     }

@@ -401,39 +401,19 @@ impl Board {
 
     /// Board cells adjacent to `cell`.
     pub fn neighbours(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
-        let (x, y, z) = self.point(cell);
-        self.grid
-            .neighbour_steps()
-            .iter()
-            .filter_map(move |&(dx, dy, dz)| self.index((x + dx, y + dy, z + dz)))
+        neighbours_by(self.grid, self.point(cell), move |p| self.index(p))
     }
 
     /// The board cells covered by shape `shape` translated so that its first cell lies
     /// on cell `anchor`, in the shape's order; `None` if no translation does that (a
     /// triangle pointing the other way), or some of it falls off the board or on a hole.
+    /// Callers that place many shapes use a [`Locator`].
     pub fn cells_at(&self, shape: &[Point], anchor: usize) -> Option<Vec<usize>> {
         let mut cells = Vec::with_capacity(shape.len());
-        self.cells_into(shape, anchor, &mut cells).then_some(cells)
-    }
-
-    /// [`Board::cells_at`] into `cells` (cleared first), for callers that try many
-    /// shapes: whether the shape lies on the board there.
-    pub fn cells_into(&self, shape: &[Point], anchor: usize, cells: &mut Vec<usize>) -> bool {
-        cells.clear();
-        let Some(&f) = shape.first() else {
-            return false;
-        };
-        let d = sub(self.point(anchor), f);
-        if !self.grid.is_translation(d) {
-            return false;
-        }
-        for &p in shape {
-            match self.index(add(p, d)) {
-                Some(c) => cells.push(c),
-                None => return false,
-            }
-        }
-        true
+        place_by(self.grid, shape, self.point(anchor), &mut cells, |p| {
+            self.index(p)
+        })
+        .then_some(cells)
     }
 
     /// The board's cells, in increasing order.
@@ -493,6 +473,128 @@ impl Board {
             index[i] = k as u32;
         }
         (board, index)
+    }
+}
+
+/// The cells adjacent to the cell at `at`, by `index`.
+fn neighbours_by(
+    grid: Grid,
+    (x, y, z): Point,
+    index: impl Fn(Point) -> Option<usize>,
+) -> impl Iterator<Item = usize> {
+    grid.neighbour_steps()
+        .iter()
+        .filter_map(move |&(dx, dy, dz)| index((x + dx, y + dy, z + dz)))
+}
+
+/// `shape` translated so that its first cell lies on `at`, as cells by `index`, into
+/// `cells` (cleared first): whether it lies on the board there ([`Board::cells_at`]).
+fn place_by(
+    grid: Grid,
+    shape: &[Point],
+    at: Point,
+    cells: &mut Vec<usize>,
+    index: impl Fn(Point) -> Option<usize>,
+) -> bool {
+    cells.clear();
+    let Some(&f) = shape.first() else {
+        return false;
+    };
+    let d = sub(at, f);
+    if !grid.is_translation(d) {
+        return false;
+    }
+    for &p in shape {
+        match index(add(p, d)) {
+            Some(c) => cells.push(c),
+            None => return false,
+        }
+    }
+    true
+}
+
+/// [`Board::index`], [`Board::point`] and what is built on them, for callers that look
+/// up thousands of points (table building, island pruning, symmetry): the lattice point
+/// of every cell and the cell of every point of the box they span, computed once, so a
+/// lookup is a subtraction, a bounds check and a load instead of a lattice's division
+/// per point. It borrows the board, which therefore cannot change under it.
+pub(crate) struct Locator<'a> {
+    pub board: &'a Board,
+    /// `points[cell]`, for every cell of the box (holes too).
+    points: Vec<Point>,
+    /// The least corner of the box of board cells' lattice points.
+    low: Point,
+    /// The box's extent along x, y and z.
+    size: [usize; 3],
+    /// The cell at each point of the box, x fastest; [`NONE`] where there is none.
+    cell_at: Vec<u32>,
+}
+
+impl<'a> Locator<'a> {
+    pub fn new(board: &'a Board) -> Locator<'a> {
+        let points: Vec<Point> = (0..board.cells.len()).map(|c| board.point(c)).collect();
+        let on_board = || {
+            (0..points.len())
+                .filter(|&c| board.has(c))
+                .map(|c| points[c])
+        };
+        let low = on_board()
+            .reduce(|a, b| (a.0.min(b.0), a.1.min(b.1), a.2.min(b.2)))
+            .unwrap_or((0, 0, 0));
+        let high = on_board()
+            .reduce(|a, b| (a.0.max(b.0), a.1.max(b.1), a.2.max(b.2)))
+            .unwrap_or((-1, -1, -1));
+        let size = [high.0 - low.0, high.1 - low.1, high.2 - low.2].map(|d| (d + 1) as usize);
+        let mut locator = Locator {
+            board,
+            points,
+            low,
+            size,
+            cell_at: vec![NONE; size.iter().product()],
+        };
+        for c in (0..board.cells.len()).filter(|&c| board.has(c)) {
+            let at = locator
+                .box_index(locator.points[c])
+                .expect("inside its box");
+            locator.cell_at[at] = c as u32;
+        }
+        locator
+    }
+
+    /// Where point `p` is in `cell_at`, if inside the box.
+    #[inline]
+    fn box_index(&self, (x, y, z): Point) -> Option<usize> {
+        let (dx, dy, dz) = sub((x, y, z), self.low);
+        let [sx, sy, sz] = self.size;
+        // Negative offsets wrap to huge values and fail the bound.
+        let (dx, dy, dz) = (dx as usize, dy as usize, dz as usize);
+        (dx < sx && dy < sy && dz < sz).then(|| (dz * sy + dy) * sx + dx)
+    }
+
+    /// [`Board::index`].
+    #[inline]
+    pub fn index(&self, p: Point) -> Option<usize> {
+        let c = self.cell_at[self.box_index(p)?];
+        (c != NONE).then_some(c as usize)
+    }
+
+    /// [`Board::neighbours`].
+    pub fn neighbours(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
+        neighbours_by(self.board.grid, self.points[cell], move |p| self.index(p))
+    }
+
+    /// [`Board::cells_at`] into `cells` (cleared first), for callers that try many
+    /// shapes: whether the shape lies on the board there.
+    pub fn cells_into(&self, shape: &[Point], anchor: usize, cells: &mut Vec<usize>) -> bool {
+        place_by(self.board.grid, shape, self.points[anchor], cells, |p| {
+            self.index(p)
+        })
+    }
+
+    /// [`Board::cells_at`].
+    pub fn cells_at(&self, shape: &[Point], anchor: usize) -> Option<Vec<usize>> {
+        let mut cells = Vec::with_capacity(shape.len());
+        self.cells_into(shape, anchor, &mut cells).then_some(cells)
     }
 }
 
@@ -592,7 +694,8 @@ pub(crate) struct BoardSymmetry {
 
 /// The image of `board`'s cells under `t`, translated back onto the board, if it is
 /// the board again: the cell map.
-fn board_map(board: &Board, t: Transform) -> Option<Perm> {
+fn board_map(locator: &Locator, t: Transform) -> Option<Perm> {
+    let board = locator.board;
     let cells = board.cell_list();
     let points: Vec<Point> = cells.iter().map(|&c| board.point(c)).collect();
     let key = |&(x, y, z): &Point| (z, y, x);
@@ -605,16 +708,17 @@ fn board_map(board: &Board, t: Transform) -> Option<Perm> {
     }
     let mut cell_map = vec![NONE; board.cells.len()];
     for (&c, &p) in cells.iter().zip(&image) {
-        cell_map[c] = board.index(add(p, d))? as u32;
+        cell_map[c] = locator.index(add(p, d))? as u32;
     }
     Some(cell_map)
 }
 
 /// The symmetries of `board`, the identity first.
 pub(crate) fn board_symmetries(board: &Board) -> Vec<BoardSymmetry> {
+    let locator = Locator::new(board);
     Transform::all(board.grid)
         .filter_map(|transform| {
-            let cell_map = board_map(board, transform)?;
+            let cell_map = board_map(&locator, transform)?;
             Some(BoardSymmetry {
                 transform,
                 cell_map,
@@ -626,8 +730,9 @@ pub(crate) fn board_symmetries(board: &Board) -> Vec<BoardSymmetry> {
 /// The board's half turn as a group of two cell maps (identity first), if the board
 /// is symmetric under it.
 pub(crate) fn half_turn_group(board: &Board) -> Option<Group> {
-    let identity = board_map(board, Transform::IDENTITY)?;
-    let turn = board_map(board, Transform::half_turn(board.grid))?;
+    let locator = Locator::new(board);
+    let identity = board_map(&locator, Transform::IDENTITY)?;
+    let turn = board_map(&locator, Transform::half_turn(board.grid))?;
     Some(Group::new(vec![identity, turn]))
 }
 
@@ -701,10 +806,11 @@ fn piece_map(
 /// Every placement of `piece` on `board`, as its sorted cells, sorted and without
 /// repeats (a symmetric orientation may give one placement twice).
 pub(crate) fn placements(board: &Board, piece: &Piece) -> Vec<Vec<usize>> {
+    let locator = Locator::new(board);
     let mut out = Vec::new();
     for o in orientations(board.grid, &piece.cells, piece.motion) {
         for anchor in 0..board.cells.len() {
-            if let Some(mut cells) = board.cells_at(&o, anchor) {
+            if let Some(mut cells) = locator.cells_at(&o, anchor) {
                 cells.sort_unstable();
                 out.push(cells);
             }

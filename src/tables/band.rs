@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use crate::grid::{orientations, Board, Grid, Piece, Point};
+use crate::grid::{orientations, Board, Grid, Locator, Piece, Point};
 
 use super::fill::{fillable_sizes, tileable, TILE_CHECK_CELLS};
 
@@ -45,6 +45,7 @@ pub fn band_table(grid: Grid, width: usize, parity: usize, pieces: &[Piece]) -> 
     // A board one row taller when the parity is odd, so that its rows have the right
     // parity; the band is its last `rows` rows.
     let board = Board::rectangle(grid, width, rows + parity);
+    let board = Locator::new(&board);
     let base = parity * width;
     let neighbours: Vec<u64> = (0..bits)
         .map(|i| {
@@ -54,14 +55,23 @@ pub fn band_table(grid: Grid, width: usize, parity: usize, pieces: &[Piece]) -> 
                 .fold(0u64, |m, n| m | 1 << (n - base))
         })
         .collect();
-    let all = (1u64 << bits) - 1;
-    let top_row = all & !((1u64 << ((rows - 1) * width)) - 1);
-    for pattern in 0u64..1 << bits {
-        let mut free = !pattern & all;
+    // A closed region lies in the rows below the band's last one, so judge those rows'
+    // patterns alone: for each, the regions of its free cells that the pieces cannot
+    // fill, each with the last-row cells adjacent to it. Such a region is closed, and the
+    // band dead, exactly when all of those are filled; a region with a free neighbour
+    // there joins a region that reaches the last row. This floods 2^(bits - width)
+    // patterns rather than 2^bits.
+    let low_bits = bits - width;
+    let low_all = (1u64 << low_bits) - 1;
+    let mut dead_unless: Vec<u64> = Vec::new();
+    for low in 0u64..1 << low_bits {
+        dead_unless.clear();
+        let mut free = !low & low_all;
         while free != 0 {
             // Grow the region of the lowest free cell to a fixed point.
             let mut region = free & free.wrapping_neg();
             let mut frontier = region;
+            let mut touches = 0;
             while frontier != 0 {
                 let mut grown = 0;
                 let mut f = frontier;
@@ -69,13 +79,11 @@ pub fn band_table(grid: Grid, width: usize, parity: usize, pieces: &[Piece]) -> 
                     grown |= neighbours[f.trailing_zeros() as usize];
                     f &= f - 1;
                 }
+                touches |= grown;
                 frontier = grown & free & !region;
                 region |= frontier;
             }
             free &= !region;
-            if region & top_row != 0 {
-                continue;
-            }
             let size = region.count_ones() as usize;
             let bad = fillable >> size & 1 == 0
                 || (size <= TILE_CHECK_CELLS
@@ -87,8 +95,16 @@ pub fn band_table(grid: Grid, width: usize, parity: usize, pieces: &[Piece]) -> 
                         tileable(&board, &cells, &orients, &mut available)
                     }));
             if bad {
+                dead_unless.push(touches >> low_bits);
+            }
+        }
+        if dead_unless.is_empty() {
+            continue;
+        }
+        for last in 0u64..1 << width {
+            if dead_unless.iter().any(|&t| t & !last == 0) {
+                let pattern = low | last << low_bits;
                 table[(pattern >> 6) as usize] |= 1 << (pattern & 63);
-                break;
             }
         }
     }

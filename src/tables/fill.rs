@@ -4,7 +4,7 @@
 //! The generator uses them to drop placements that wall off a region no other pieces
 //! can fill, and the band table to judge closed regions.
 
-use crate::grid::{Board, Point};
+use crate::grid::{Board, Locator, Point};
 
 /// Regions up to this many cells are checked for an exact tiling; larger ones only for
 /// a fillable size, which keeps table building fast.
@@ -14,18 +14,18 @@ pub const TILE_CHECK_CELLS: usize = 20;
 /// `available[piece]` times. `orients[piece]` are the piece's orientations as
 /// [`crate::grid::orientations`] gives them (origin on the first cell in scan order).
 pub fn tileable(
-    board: &Board,
+    board: &Locator,
     region: &[usize],
     orients: &[Vec<Vec<Point>>],
     available: &mut [u32],
 ) -> bool {
-    let mut free = vec![false; board.cells.len()];
+    let mut free = vec![false; board.board.cells.len()];
     region.iter().for_each(|&c| free[c] = true);
     tile_from(board, &mut free, region.len(), orients, available)
 }
 
 fn tile_from(
-    board: &Board,
+    board: &Locator,
     free: &mut [bool],
     left: usize,
     orients: &[Vec<Vec<Point>>],
@@ -71,17 +71,17 @@ pub fn fillable_sizes(sizes: &[usize]) -> u64 {
 
 /// `neighbours[cell]`: the board cells adjacent to each cell ([`Board::neighbours`]),
 /// computed once for the many [`regions`] of table building.
-pub fn neighbour_lists(board: &Board) -> Vec<Vec<usize>> {
-    (0..board.cells.len())
+pub fn neighbour_lists(board: &Locator) -> Vec<Vec<usize>> {
+    (0..board.board.cells.len())
         .map(|c| board.neighbours(c).collect())
         .collect()
 }
 
 /// `masks[cell]`: the board cells adjacent to each cell as bits, for boards of at most
 /// 64 cells (`None` for larger ones), for [`region_masks`].
-pub fn neighbour_masks(board: &Board) -> Option<Vec<u64>> {
-    (board.cells.len() <= 64).then(|| {
-        (0..board.cells.len())
+pub fn neighbour_masks(board: &Locator) -> Option<Vec<u64>> {
+    (board.board.cells.len() <= 64).then(|| {
+        (0..board.board.cells.len())
             .map(|c| board.neighbours(c).fold(0, |m, n| m | 1 << n))
             .collect()
     })

@@ -6,7 +6,7 @@
 //! any table is allocated. Then each placement is pruned or kept with its islands, and
 //! the per-cell tables are derived from what was kept.
 
-use crate::grid::{meteor, orientations, Board, Piece, Point};
+use crate::grid::{meteor, orientations, Board, Locator, Piece, Point};
 use crate::symmetry::Group;
 
 use super::band::{band_rows, band_table};
@@ -73,7 +73,8 @@ pub fn generate(
         }
         orients.push(o);
     }
-    let candidates = candidates(board, &orients, restrict)?;
+    let locator = Locator::new(board);
+    let candidates = candidates(&locator, &orients, restrict)?;
 
     let shift = SHIFT_ROWS * width;
     let offsets = board.rows().div_ceil(SHIFT_ROWS);
@@ -125,7 +126,7 @@ pub fn generate(
         not_cells: Vec::new(),
         pockets: PocketTables::default(),
     };
-    let mut pruner = Pruner::new(board, pieces, orients, &sizes);
+    let mut pruner = Pruner::new(&locator, pieces, orients, &sizes);
     for c in candidates {
         census.before[c.piece][c.cell] += 1;
         let islands = if prune {
@@ -174,14 +175,16 @@ fn window_mask(covered: &[usize], base: usize) -> u64 {
 /// Every placement on the board, in table order (window position, anchor, piece,
 /// orientation), less those `restrict` drops; an error if one does not fit the window.
 fn candidates(
-    board: &Board,
+    locator: &Locator,
     orients: &[Vec<Vec<Point>>],
     restrict: Option<Restriction>,
 ) -> Result<Vec<Candidate>, TablesError> {
+    let board = locator.board;
     let width = board.width;
     let shift = SHIFT_ROWS * width;
     let window_rows = 64 / width;
     let mut out = Vec::new();
+    let mut covered = Vec::new();
     for cell in 0..board.cells.len() {
         if !board.has(cell) {
             continue;
@@ -189,13 +192,13 @@ fn candidates(
         let base = cell - cell % shift;
         for (piece, piece_orients) in orients.iter().enumerate() {
             for (orientation, o) in piece_orients.iter().enumerate() {
-                let Some(covered) = board.cells_at(o, cell) else {
+                if !locator.cells_into(o, cell, &mut covered) {
                     continue;
-                };
-                if let Some((only, keep)) = restrict {
+                }
+                if let Some((_, keep)) = restrict.filter(|r| r.0 == piece) {
                     let mut sorted = covered.clone();
                     sorted.sort_unstable();
-                    if only == piece && keep.binary_search(&sorted).is_err() {
+                    if keep.binary_search(&sorted).is_err() {
                         continue;
                     }
                 }
@@ -213,7 +216,7 @@ fn candidates(
                     cell,
                     piece,
                     orientation: orientation as u8,
-                    covered,
+                    covered: covered.clone(),
                 });
             }
         }
@@ -234,7 +237,7 @@ struct Pruner<'a> {
 
 /// What judges one closed region: the sizes and exact tilings of the other pieces.
 struct Fill<'a> {
-    board: &'a Board,
+    board: &'a Locator<'a>,
     orients: Vec<Vec<Vec<Point>>>,
     /// Per piece, the sizes the other pieces can fill.
     other_sizes: Vec<u64>,
@@ -269,7 +272,7 @@ impl Fill<'_> {
 
 impl<'a> Pruner<'a> {
     fn new(
-        board: &'a Board,
+        board: &'a Locator<'a>,
         pieces: &[Piece],
         orients: Vec<Vec<Vec<Point>>>,
         sizes: &[usize],
@@ -292,11 +295,11 @@ impl<'a> Pruner<'a> {
                 available: pieces.iter().map(|p| p.count).collect(),
                 region: Vec::new(),
             },
-            blocked: vec![false; board.cells.len()],
+            blocked: vec![false; board.board.cells.len()],
             neighbours: neighbour_lists(board),
             masks: neighbour_masks(board).map(|m| {
-                let cells = (0..board.cells.len())
-                    .filter(|&c| board.has(c))
+                let cells = (0..board.board.cells.len())
+                    .filter(|&c| board.board.has(c))
                     .fold(0, |b, c| b | 1 << c);
                 (m, cells)
             }),
@@ -321,7 +324,7 @@ impl<'a> Pruner<'a> {
             }
         }
         // The largest region (the first of the largest, as `islands` sorts stably).
-        let base = cell - cell % (SHIFT_ROWS * self.fill.board.width);
+        let base = cell - cell % (SHIFT_ROWS * self.fill.board.board.width);
         let south = (1u64 << cell) - 1;
         let free = cells & !covered & !south;
         let largest = region_masks(neighbours, free).fold(0u64, |best, r| {
@@ -346,7 +349,7 @@ impl<'a> Pruner<'a> {
         if self.masks.is_some() {
             return self.islands_by_masks(piece, cell, covered);
         }
-        let board = self.fill.board;
+        let board = self.fill.board.board;
         // Regions walled off by the piece and the board edges alone are tiled by whole
         // pieces other than this one.
         self.blocked.iter_mut().for_each(|b| *b = false);

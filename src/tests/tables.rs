@@ -594,3 +594,113 @@ fn band_tables_flag_only_dead_bands() {
         assert!(flagged > 0, "parity {parity}: nothing flagged");
     }
 }
+
+/// The band table as first written: every pattern of the whole band flooded on its own.
+/// The table builder judges the rows below the last row alone; this is what it must
+/// agree with.
+fn band_table_pattern_by_pattern(
+    grid: Grid,
+    width: usize,
+    parity: usize,
+    pieces: &[crate::grid::Piece],
+) -> Vec<u64> {
+    use crate::grid::{orientations, Board, Locator};
+    use crate::tables::band::band_rows;
+    use crate::tables::fill::{fillable_sizes, tileable, TILE_CHECK_CELLS};
+    let rows = band_rows(width);
+    let bits = rows * width;
+    let mut table = vec![0u64; (1usize << bits).div_ceil(64)];
+    if !grid.is_planar() {
+        return table;
+    }
+    let sizes: Vec<usize> = pieces
+        .iter()
+        .flat_map(|p| std::iter::repeat_n(p.cells.len(), p.count as usize))
+        .collect();
+    let fillable = fillable_sizes(&sizes);
+    let orients: Vec<_> = pieces
+        .iter()
+        .map(|p| orientations(grid, &p.cells, p.motion))
+        .collect();
+    let mut available: Vec<u32> = pieces.iter().map(|p| p.count).collect();
+    let mut verdicts = std::collections::HashMap::new();
+    let board = Board::rectangle(grid, width, rows + parity);
+    let board = Locator::new(&board);
+    let base = parity * width;
+    let neighbours: Vec<u64> = (0..bits)
+        .map(|i| {
+            board
+                .neighbours(base + i)
+                .filter(|&n| n >= base)
+                .fold(0u64, |m, n| m | 1 << (n - base))
+        })
+        .collect();
+    let all = (1u64 << bits) - 1;
+    let last_row = all & !((1u64 << ((rows - 1) * width)) - 1);
+    for pattern in 0u64..1 << bits {
+        let mut free = !pattern & all;
+        while free != 0 {
+            let mut region = free & free.wrapping_neg();
+            loop {
+                let grown = (0..bits)
+                    .filter(|&i| region >> i & 1 == 1)
+                    .fold(region, |m, i| m | neighbours[i])
+                    & free;
+                if grown == region {
+                    break;
+                }
+                region = grown;
+            }
+            free &= !region;
+            if region & last_row != 0 {
+                continue;
+            }
+            let size = region.count_ones() as usize;
+            let mut tiles = || {
+                *verdicts.entry(region).or_insert_with(|| {
+                    let cells: Vec<usize> = (0..bits)
+                        .filter(|&i| region >> i & 1 == 1)
+                        .map(|i| base + i)
+                        .collect();
+                    tileable(&board, &cells, &orients, &mut available)
+                })
+            };
+            if fillable >> size & 1 == 0 || (size <= TILE_CHECK_CELLS && !tiles()) {
+                table[(pattern >> 6) as usize] |= 1 << (pattern & 63);
+                break;
+            }
+        }
+    }
+    table
+}
+
+#[test]
+fn band_tables_match_a_pattern_by_pattern_build() {
+    use crate::puzzle::Puzzle;
+    use crate::tables::band::band_table;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    for file in [
+        "meteor.puz",
+        "pentomino-6x10.puz",
+        "pentomino-8x8-hole.puz",
+        "hexiamonds-4x9.puz",
+        "tetrahex-7x4.puz",
+        "dominoes-10x10.puz",
+    ] {
+        let puzzle = Puzzle::load(&dir.join(file)).unwrap();
+        let grid = puzzle.board.grid;
+        let mut flagged = 0;
+        for width in 1..=8 {
+            for parity in 0..2 {
+                let table = band_table(grid, width, parity, &puzzle.pieces);
+                assert_eq!(
+                    table,
+                    band_table_pattern_by_pattern(grid, width, parity, &puzzle.pieces),
+                    "{file}: width {width}, parity {parity}"
+                );
+                flagged += table.iter().map(|w| w.count_ones()).sum::<u32>();
+            }
+        }
+        assert!(flagged > 0, "{file}: no band flagged at any width");
+    }
+}
