@@ -77,65 +77,141 @@ pub fn neighbour_lists(board: &Locator) -> Vec<Vec<usize>> {
         .collect()
 }
 
-/// `masks[cell]`: the board cells adjacent to each cell as bits, for boards of at most
-/// 64 cells (`None` for larger ones), for [`region_masks`].
-pub fn neighbour_masks(board: &Locator) -> Option<Vec<u64>> {
-    (board.board.cells.len() <= 64).then(|| {
+/// A bit set of board cells: `u64` for boards of at most 64 cells, `u128` up to
+/// 128 (a `u128` costs the smaller boards about a sixth more).
+pub trait CellBits:
+    Copy
+    + Eq
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::Not<Output = Self>
+    + std::ops::Shr<usize, Output = Self>
+{
+    const ZERO: Self;
+    /// Bit `i` alone.
+    fn bit(i: usize) -> Self;
+    /// Bits `0..i`.
+    fn below(i: usize) -> Self;
+    fn ones(self) -> u32;
+    fn lowest(self) -> usize;
+    /// The lowest set bit alone.
+    fn lowest_bit(self) -> Self;
+    /// The low 64 bits.
+    fn low_word(self) -> u64;
+    /// Whether no bit at or past 64 is set.
+    fn fits_word(self) -> bool;
+}
+
+macro_rules! cell_bits {
+    ($t:ty) => {
+        impl CellBits for $t {
+            const ZERO: $t = 0;
+            fn bit(i: usize) -> $t {
+                1 << i
+            }
+            fn below(i: usize) -> $t {
+                (1 << i) - 1
+            }
+            fn ones(self) -> u32 {
+                self.count_ones()
+            }
+            fn lowest(self) -> usize {
+                self.trailing_zeros() as usize
+            }
+            fn lowest_bit(self) -> $t {
+                self & self.wrapping_neg()
+            }
+            fn low_word(self) -> u64 {
+                self as u64
+            }
+            fn fits_word(self) -> bool {
+                self.checked_shr(64).unwrap_or(0) == 0
+            }
+        }
+    };
+}
+cell_bits!(u64);
+cell_bits!(u128);
+
+/// `masks[cell]`: the board cells adjacent to each cell as bits, for boards whose cells
+/// fit `B` (`None` for larger ones), for [`region_masks`].
+pub fn neighbour_masks<B: CellBits>(board: &Locator) -> Option<Vec<B>> {
+    (board.board.cells.len() <= std::mem::size_of::<B>() * 8).then(|| {
         (0..board.board.cells.len())
-            .map(|c| board.neighbours(c).fold(0, |m, n| m | 1 << n))
+            .map(|c| board.neighbours(c).fold(B::ZERO, |m, n| m | B::bit(n)))
             .collect()
     })
 }
 
-/// [`regions`] on a board of at most 64 cells, as bit sets: the connected regions of
+/// [`Regions`] on a board of at most 128 cells, as bit sets: the connected regions of
 /// the cells of `free`, in the order of their lowest cell; `neighbours` is
 /// [`neighbour_masks`] of the board. Table building asks this thousands of times, and
 /// bits spare it an allocation per region.
-pub fn region_masks(neighbours: &[u64], mut free: u64) -> impl Iterator<Item = u64> + '_ {
+pub fn region_masks<B: CellBits>(neighbours: &[B], mut free: B) -> impl Iterator<Item = B> + '_ {
     std::iter::from_fn(move || {
-        if free == 0 {
+        if free == B::ZERO {
             return None;
         }
-        let mut region = free & free.wrapping_neg();
+        let mut region = free.lowest_bit();
         let mut frontier = region;
-        while frontier != 0 {
-            let c = frontier.trailing_zeros() as usize;
-            frontier &= frontier - 1;
+        while frontier != B::ZERO {
+            let c = frontier.lowest();
+            frontier = frontier & !B::bit(c);
             let new = neighbours[c] & free & !region;
-            region |= new;
-            frontier |= new;
+            region = region | new;
+            frontier = frontier | new;
         }
-        free &= !region;
+        free = free & !region;
         Some(region)
     })
 }
 
-/// Connected regions of the board cells where `blocked` is false, each as a cell list;
-/// `neighbours` is [`neighbour_lists`] of the board.
-pub fn regions(board: &Board, neighbours: &[Vec<usize>], blocked: &[bool]) -> Vec<Vec<usize>> {
-    let mut seen = blocked.to_vec();
-    for (i, s) in seen.iter_mut().enumerate() {
-        *s |= !board.has(i);
-    }
-    let mut out = Vec::new();
-    for start in 0..board.cells.len() {
-        if seen[start] {
-            continue;
-        }
-        seen[start] = true;
-        let mut region = vec![start];
-        let mut next = 0;
-        while next < region.len() {
-            let c = region[next];
-            next += 1;
-            for &n in &neighbours[c] {
-                if !seen[n] {
-                    seen[n] = true;
-                    region.push(n);
+/// Connected regions of board cells, found into buffers that are kept from one call to
+/// the next: table building asks for them once or twice per placement on boards too
+/// large for [`region_masks`], and a vector per region measured as most of its cost.
+#[derive(Default)]
+pub struct Regions {
+    seen: Vec<bool>,
+    /// Every region's cells, one region after the other, each in flood order.
+    cells: Vec<usize>,
+    /// Where each region ends in `cells`.
+    ends: Vec<usize>,
+}
+
+impl Regions {
+    /// The regions of the board cells where `blocked` is false, in the order of their
+    /// lowest cell; `neighbours` is [`neighbour_lists`] of the board.
+    pub fn find(&mut self, board: &Board, neighbours: &[Vec<usize>], blocked: &[bool]) -> &Self {
+        self.seen.clear();
+        self.seen
+            .extend(blocked.iter().enumerate().map(|(i, &b)| b || !board.has(i)));
+        self.cells.clear();
+        self.ends.clear();
+        for start in 0..board.cells.len() {
+            if self.seen[start] {
+                continue;
+            }
+            self.seen[start] = true;
+            let mut next = self.cells.len();
+            self.cells.push(start);
+            while next < self.cells.len() {
+                let c = self.cells[next];
+                next += 1;
+                for &n in &neighbours[c] {
+                    if !self.seen[n] {
+                        self.seen[n] = true;
+                        self.cells.push(n);
+                    }
                 }
             }
+            self.ends.push(self.cells.len());
         }
-        out.push(region);
+        self
     }
-    out
+
+    /// The regions of the last [`Regions::find`], each as its cells.
+    pub fn iter(&self) -> impl Iterator<Item = &[usize]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(s, &e)| &self.cells[s..e])
+    }
 }

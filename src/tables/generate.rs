@@ -11,7 +11,7 @@ use crate::symmetry::Group;
 
 use super::band::{band_rows, band_table};
 use super::fill::{
-    fillable_sizes, neighbour_lists, neighbour_masks, region_masks, regions, tileable,
+    fillable_sizes, neighbour_lists, neighbour_masks, region_masks, tileable, CellBits, Regions,
     TILE_CHECK_CELLS,
 };
 use super::pockets::PocketTables;
@@ -231,8 +231,25 @@ struct Pruner<'a> {
     blocked: Vec<bool>,
     /// The board's [`neighbour_lists`].
     neighbours: Vec<Vec<usize>>,
-    /// The board's [`neighbour_masks`] and cells as bits, on boards of at most 64 cells.
-    masks: Option<(Vec<u64>, u64)>,
+    regions: Regions,
+    /// The board's [`neighbour_masks`] and cells as bits, on boards of at most
+    /// 128 cells (a `u128`, which holds most puzzles' boards: a 6 x 6 rhombus of triangles has 72).
+    masks: Masks,
+}
+
+/// A board's neighbour masks and cells in the narrowest bit set that holds them.
+enum Masks {
+    Word(Vec<u64>, u64),
+    Wide(Vec<u128>, u128),
+    /// Over 128 cells (a `u128`, which holds most puzzles' boards: a 6 x 6 rhombus of triangles has 72): cell lists.
+    None,
+}
+
+/// The board's cells as bits.
+fn cell_bits<B: CellBits>(board: &Board) -> B {
+    (0..board.cells.len())
+        .filter(|&c| board.has(c))
+        .fold(B::ZERO, |b, c| b | B::bit(c))
 }
 
 /// What judges one closed region: the sizes and exact tilings of the other pieces.
@@ -297,26 +314,31 @@ impl<'a> Pruner<'a> {
             },
             blocked: vec![false; board.board.cells.len()],
             neighbours: neighbour_lists(board),
-            masks: neighbour_masks(board).map(|m| {
-                let cells = (0..board.board.cells.len())
-                    .filter(|&c| board.board.has(c))
-                    .fold(0, |b, c| b | 1 << c);
-                (m, cells)
-            }),
+            regions: Regions::default(),
+            masks: match (neighbour_masks(board), neighbour_masks(board)) {
+                (Some(few), _) => Masks::Word(few, cell_bits(board.board)),
+                (None, Some(more)) => Masks::Wide(more, cell_bits(board.board)),
+                (None, None) => Masks::None,
+            },
         }
     }
 
-    /// [`Pruner::islands`] with bit sets, on boards of at most 64 cells: the same
-    /// judgement, region by region in the same order.
-    fn islands_by_masks(&mut self, piece: usize, cell: usize, covered: &[usize]) -> Option<u64> {
-        let (neighbours, cells) = self.masks.as_ref().expect("a board of at most 64 cells");
-        let covered = covered.iter().fold(0u64, |m, &c| m | 1 << c);
+    /// [`Pruner::islands`] with bit sets `B` that hold the board: the same judgement,
+    /// region by region in the same order.
+    fn islands_by_masks<B: CellBits>(
+        fill: &mut Fill,
+        (neighbours, cells): (&[B], B),
+        piece: usize,
+        cell: usize,
+        covered: &[usize],
+    ) -> Option<u64> {
+        let covered = covered.iter().fold(B::ZERO, |m, &c| m | B::bit(c));
         for r in region_masks(neighbours, cells & !covered) {
-            let fillable = self.fill.fillable(piece, r.count_ones() as usize, |list| {
+            let fillable = fill.fillable(piece, r.ones() as usize, |list| {
                 let mut bits = r;
-                while bits != 0 {
-                    list.push(bits.trailing_zeros() as usize);
-                    bits &= bits - 1;
+                while bits != B::ZERO {
+                    list.push(bits.lowest());
+                    bits = bits & !B::bit(bits.lowest());
                 }
             });
             if !fillable {
@@ -324,21 +346,21 @@ impl<'a> Pruner<'a> {
             }
         }
         // The largest region (the first of the largest, as `islands` sorts stably).
-        let base = cell - cell % (SHIFT_ROWS * self.fill.board.board.width);
-        let south = (1u64 << cell) - 1;
-        let free = cells & !covered & !south;
-        let largest = region_masks(neighbours, free).fold(0u64, |best, r| {
-            if r.count_ones() > best.count_ones() {
+        let base = cell - cell % (SHIFT_ROWS * fill.board.board.width);
+        let free = cells & !covered & !B::below(cell);
+        let largest = region_masks(neighbours, free).fold(B::ZERO, |best, r| {
+            if r.ones() > best.ones() {
                 r
             } else {
                 best
             }
         });
-        let below_base = (1u64 << base) - 1;
+        // Islands inside the window only, as the list path keeps them.
+        let in_window = |r: &B| *r & B::below(base) == B::ZERO && (*r >> base).fits_word();
         Some(
             region_masks(neighbours, free & !largest)
-                .filter(|r| r & below_base == 0)
-                .fold(0, |islands, r| islands | r >> base),
+                .filter(in_window)
+                .fold(0, |islands, r| islands | (r >> base).low_word()),
         )
     }
 
@@ -346,30 +368,48 @@ impl<'a> Pruner<'a> {
     /// off a region that whole pieces other than it cannot tile; otherwise its islands
     /// (see [`super::Placement::islands`]).
     fn islands(&mut self, piece: usize, cell: usize, covered: &[usize]) -> Option<u64> {
-        if self.masks.is_some() {
-            return self.islands_by_masks(piece, cell, covered);
+        match &self.masks {
+            Masks::Word(n, cells) => {
+                Pruner::islands_by_masks(&mut self.fill, (n, *cells), piece, cell, covered)
+            }
+            Masks::Wide(n, cells) => {
+                Pruner::islands_by_masks(&mut self.fill, (n, *cells), piece, cell, covered)
+            }
+            Masks::None => self.islands_by_lists(piece, cell, covered),
         }
+    }
+
+    /// [`Pruner::islands`] with cell lists, on any board.
+    fn islands_by_lists(&mut self, piece: usize, cell: usize, covered: &[usize]) -> Option<u64> {
         let board = self.fill.board.board;
         // Regions walled off by the piece and the board edges alone are tiled by whole
         // pieces other than this one.
         self.blocked.iter_mut().for_each(|b| *b = false);
         covered.iter().for_each(|&c| self.blocked[c] = true);
-        for r in regions(board, &self.neighbours, &self.blocked) {
+        let regions = self.regions.find(board, &self.neighbours, &self.blocked);
+        for r in regions.iter() {
             if !self
                 .fill
-                .fillable(piece, r.len(), |list| list.extend_from_slice(&r))
+                .fillable(piece, r.len(), |list| list.extend_from_slice(r))
             {
                 return None;
             }
         }
-        // With every cell below the anchor filled too, all regions but the largest are
-        // islands, as long as they lie inside the window.
+        // With every cell below the anchor filled too, all regions but the largest (the
+        // first of the largest) are islands, as long as they lie inside the window.
         let base = cell - cell % (SHIFT_ROWS * board.width);
         self.blocked[..cell].iter_mut().for_each(|b| *b = true);
-        let mut rs = regions(board, &self.neighbours, &self.blocked);
-        rs.sort_by_key(|r| std::cmp::Reverse(r.len()));
+        let regions = self.regions.find(board, &self.neighbours, &self.blocked);
+        let largest = regions
+            .iter()
+            .enumerate()
+            .fold(
+                (0, 0),
+                |best, (i, r)| if r.len() > best.1 { (i, r.len()) } else { best },
+            )
+            .0;
         let mut islands = 0;
-        for r in rs.iter().skip(1) {
+        for (_, r) in regions.iter().enumerate().filter(|&(i, _)| i != largest) {
             if r.iter().all(|&c| c >= base && c - base < 64) {
                 islands |= window_mask(r, base);
             }
@@ -438,4 +478,56 @@ pub fn meteor_tables(prune: bool, half_turn: bool) -> (Tables, Census) {
         .map(|r| r.expect("no meteor placement is its own half turn"));
     let restrict = reps.as_deref().map(|r| (piece, r));
     generate(&board, &pieces, restrict, prune).expect("the meteor fits a 64-bit window")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::Puzzle;
+
+    /// The bit-set path judges every placement as the list path does, on boards of
+    /// every grid that the bit sets hold (over 64 cells too).
+    #[test]
+    fn islands_by_masks_and_by_lists_agree() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+        let mut pruned_somewhere = false;
+        for file in [
+            "meteor.puz",
+            "hexiamonds-6x6.puz",
+            "pentomino-8x8-hole.puz",
+            "soma-3x3x3.puz",
+            "tetrahex-7x4.puz",
+            "one-sided-pentomino-3x30.puz",
+        ] {
+            let puzzle = Puzzle::load(&dir.join(file)).unwrap();
+            let board = &puzzle.board;
+            let locator = Locator::new(board);
+            let orients: Vec<_> = puzzle
+                .pieces
+                .iter()
+                .map(|p| orientations(board.grid, &p.cells, p.motion))
+                .collect();
+            let sizes: Vec<usize> = puzzle
+                .pieces
+                .iter()
+                .flat_map(|p| std::iter::repeat_n(p.cells.len(), p.count as usize))
+                .collect();
+            let mut pruner = Pruner::new(&locator, &puzzle.pieces, orients.clone(), &sizes);
+            assert!(!matches!(pruner.masks, Masks::None), "{file}: no bit sets");
+            let (mut kept, mut pruned) = (0, 0);
+            for c in candidates(&locator, &orients, None).unwrap() {
+                let by_masks = pruner.islands(c.piece, c.cell, &c.covered);
+                let by_lists = pruner.islands_by_lists(c.piece, c.cell, &c.covered);
+                assert_eq!(by_masks, by_lists, "{file}: {:?}", c.covered);
+                if by_masks.is_some() {
+                    kept += 1;
+                } else {
+                    pruned += 1;
+                }
+            }
+            assert!(kept > 0, "{file}: nothing kept");
+            pruned_somewhere |= pruned > 0;
+        }
+        assert!(pruned_somewhere, "no placement pruned on any board");
+    }
 }
