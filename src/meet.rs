@@ -241,6 +241,8 @@ struct Block {
     links: Vec<(u32, u32, u64)>,
     steps: Vec<u32>,
     path: Path,
+    /// The entries in the order they are published (see [`Block::order_entries`]).
+    order: Vec<u32>,
 }
 
 impl Block {
@@ -261,6 +263,24 @@ impl Block {
             steps: Vec::with_capacity(4096),
             // A path places each piece at most once: under 32 steps.
             path: Vec::with_capacity(32),
+            order: Vec::with_capacity(1024),
+        }
+    }
+
+    /// Orders the entries for publishing: as found for the first split, whose entries
+    /// are scanned in turn; grouped by the pieces they use for a later split, in the
+    /// order found within a group, so that a node looks up its pieces by binary search
+    /// rather than a scan. Whoever reads a later split's block takes only the entries
+    /// of one set of pieces (the first split's nodes), or entries whose sets differ
+    /// from each other's (a search above, which keeps them in turn with its own steps,
+    /// each then a set of its own), so the order of the entries of one set is all that
+    /// the order of the solutions depends on.
+    fn order_entries(&mut self, s: usize) {
+        self.order.clear();
+        self.order.extend(0..self.used.len() as u32);
+        if s > 0 {
+            let used = &self.used;
+            self.order.sort_unstable_by_key(|&i| (used[i as usize], i));
         }
     }
 }
@@ -336,6 +356,7 @@ impl Above {
             match slot.compare_exchange(UNSEARCHED, BUSY, Ordering::Acquire, Ordering::Acquire) {
                 Ok(_) => {
                     self.search_above(window, s, overhang, scratch);
+                    scratch.building[s].order_entries(s);
                     state = self.publish(&scratch.building[s], s);
                     slot.store(state, Ordering::Release);
                 }
@@ -376,8 +397,9 @@ impl Above {
             .fold(0, |sig, &used| sig | signature(used));
         let words = [n as u32, sig as u32, (sig >> 32) as u32]
             .into_iter()
-            .chain(block.used.iter().copied())
-            .chain(block.links.iter().flat_map(|&(at, next, sig)| {
+            .chain(block.order.iter().map(|&i| block.used[i as usize]))
+            .chain(block.order.iter().flat_map(|&i| {
+                let (at, next, sig) = block.links[i as usize];
                 [steps_at + at, next, sig as u32, (sig >> 32) as u32]
                     .into_iter()
                     .take(stride)
@@ -610,11 +632,23 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
             }
             let next = next as usize;
             let m = above.word(next) as usize;
-            for j in 0..m {
-                if above.word(next + HEADER + j) == rest {
-                    let completion = next + HEADER + m + link_words(1) * j;
-                    self.report(path, visitor, above, way, Some(completion))?;
+            // The block's entries are grouped by their pieces (`Block::order_entries`):
+            // the first with `rest`, then the rest of its group.
+            let (mut lo, mut hi) = (0, m);
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                if above.word(next + HEADER + mid) < rest {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
                 }
+            }
+            for j in lo..m {
+                if above.word(next + HEADER + j) != rest {
+                    break;
+                }
+                let completion = next + HEADER + m + link_words(1) * j;
+                self.report(path, visitor, above, way, Some(completion))?;
             }
         }
         ControlFlow::Continue(())
