@@ -32,9 +32,15 @@
 //! depend on the number of threads. When the arena is full, an overhang that does not
 //! fit is not kept, and nodes that meet it search on as if there were no split there.
 //!
+//! # Boards over 64 cells
+//! A node's overhang is read from its window (the split's cell is window bit
+//! `cell - offset * shift`; overhang cells past the window are as on the empty board).
+//! Each split's search above starts in one window, the one its row is first in, and
+//! the plain search settles a node crossing there into the same window before its first
+//! step, so the steps kept are the plain search's, at their absolute offsets.
+//!
 //! # Limits
-//! The board must have at most 64 cells (a node's overhang is read from its absolute
-//! board), an overhang at most 24 cells, each piece must be one copy, and every piece
+//! An overhang must be at most 24 cells, each piece must be one copy, and every piece
 //! must be placed: [`Above::new`] says whether a window qualifies.
 
 use std::ops::ControlFlow;
@@ -89,6 +95,9 @@ struct Split {
     cell: usize,
     /// Overhang bits: the cells from `cell` on that a piece anchored before it can reach.
     overhang_mask: u64,
+    /// The overhang of the empty board (its holes): what a node's overhang holds beyond
+    /// its window, where nothing has been placed yet.
+    empty: u64,
     /// Overhang bits that pick a slot within a row block.
     low_bits: u32,
     /// Per `overhang >> low_bits`: 1 + its row block, or 0 before the first.
@@ -99,12 +108,14 @@ struct Split {
 }
 
 impl Split {
-    fn new(cell: usize, bits: usize, width: usize) -> Split {
+    fn new(cell: usize, bits: usize, width: usize, empty: u64) -> Split {
         let low_bits = width.clamp(1, bits.max(1)) as u32;
         let row_block = ZeroedWords::new(1 << (bits as u32).saturating_sub(low_bits));
+        let overhang_mask = (1u64 << bits) - 1;
         Split {
             cell,
-            overhang_mask: (1u64 << bits) - 1,
+            overhang_mask,
+            empty: empty & overhang_mask,
             low_bits,
             row_block,
             row_blocks_used: AtomicUsize::new(0),
@@ -116,21 +127,33 @@ impl Split {
         }
     }
 
-    /// The overhang of `board` (absolute bits) if it has crossed this split: every cell
-    /// before the split filled.
+    /// Where a node stands against this split: its window `board` starts at cell
+    /// `base`, and `empty` is the empty board's window there (`Window::not_cells`).
+    ///
+    /// A node has crossed the split when every cell before it is filled. Its overhang
+    /// then says all that is left to search (with the pieces unused) if every cell
+    /// beyond the overhang is as on the empty board: true of every node reached by a
+    /// step from a node south of the split, as a placement anchored before it reaches
+    /// no further. Cells beyond a node's window are always as on the empty board: a
+    /// placement lies in the window it was placed from, and the window only moves north.
     #[inline(always)]
-    fn crossed(&self, board: u64) -> Option<u64> {
-        ((!board).trailing_zeros() as usize >= self.cell)
-            .then(|| board >> self.cell & self.overhang_mask)
-    }
-
-    /// Whether a node that crossed this split has every cell beyond its overhang as on
-    /// the empty board `empty`: true of every node reached by a step from a node
-    /// south of the split, as a placement anchored before it reaches no further.
-    #[inline(always)]
-    fn fresh(&self, board: u64, empty: u64) -> bool {
-        let beyond = self.cell + self.overhang_mask.count_ones() as usize;
-        beyond >= 64 || (board ^ empty) >> beyond == 0
+    fn cross(&self, board: u64, base: usize, empty: u64) -> Cross {
+        if base + (board.trailing_ones() as usize) < self.cell {
+            return Cross::Before;
+        }
+        // The split's cell as a window bit; a window that has moved past it (a task the
+        // driver cut below the split) no longer shows the overhang.
+        let at = self.cell.wrapping_sub(base);
+        if at >= 64 {
+            return Cross::Past;
+        }
+        let beyond = at + self.overhang_mask.count_ones() as usize;
+        if beyond < 64 && (board ^ empty) >> beyond != 0 {
+            return Cross::Past;
+        }
+        // Bits of the overhang past the window's last are the empty board's.
+        let outside = !(u64::MAX >> at);
+        Cross::Overhang((board >> at | self.empty & outside) & self.overhang_mask)
     }
 
     /// The slot of `overhang`; `None` only if races used up the spare row blocks.
@@ -159,6 +182,18 @@ impl Split {
     }
 }
 
+/// Where a node stands against a split (see [`Split::cross`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cross {
+    /// A cell before the split is free.
+    Before,
+    /// Crossed, and the overhang says all that is left to search.
+    Overhang(u64),
+    /// Crossed, but cells beyond the overhang may be filled: only a search from the node
+    /// itself knows what is left.
+    Past,
+}
+
 /// Writes zero to `word`, which must be zero and not yet seen by another thread, so
 /// that its page is written before it is read.
 ///
@@ -182,10 +217,6 @@ fn touch_for_writing(word: &AtomicU32) {
 /// next split it continues with.
 pub(crate) struct Above {
     splits: Vec<Split>,
-    /// The board's cells as absolute bits.
-    on_board: u64,
-    /// The empty board as absolute bits (holes set).
-    empty: u64,
     arena: ZeroedWords,
     arena_len: AtomicUsize,
     /// Set once a block did not fit: no more blocks are searched.
@@ -210,6 +241,8 @@ struct Block {
     links: Vec<(u32, u32, u64)>,
     steps: Vec<u32>,
     path: Path,
+    /// The entries in the order they are published (see [`Block::order_entries`]).
+    order: Vec<u32>,
 }
 
 impl Block {
@@ -230,6 +263,24 @@ impl Block {
             steps: Vec::with_capacity(4096),
             // A path places each piece at most once: under 32 steps.
             path: Vec::with_capacity(32),
+            order: Vec::with_capacity(1024),
+        }
+    }
+
+    /// Orders the entries for publishing: as found for the first split, whose entries
+    /// are scanned in turn; grouped by the pieces they use for a later split, in the
+    /// order found within a group, so that a node looks up its pieces by binary search
+    /// rather than a scan. Whoever reads a later split's block takes only the entries
+    /// of one set of pieces (the first split's nodes), or entries whose sets differ
+    /// from each other's (a search above, which keeps them in turn with its own steps,
+    /// each then a set of its own), so the order of the entries of one set is all that
+    /// the order of the solutions depends on.
+    fn order_entries(&mut self, s: usize) {
+        self.order.clear();
+        self.order.extend(0..self.used.len() as u32);
+        if s > 0 {
+            let used = &self.used;
+            self.order.sort_unstable_by_key(|&i| (used[i as usize], i));
         }
     }
 }
@@ -262,30 +313,32 @@ impl Above {
             .iter()
             .map(|&cell| {
                 let bits = overhang_bits(window, cell);
-                (bits <= MAX_OVERHANG_BITS).then(|| Split::new(cell, bits, width))
+                let (offset, at) = start_of(window, cell);
+                // The search above starts in the window where the split's row is first:
+                // the overhang must fit it (it does when the window is 64 bits, as every
+                // placement anchored before the split lies in such a window or an
+                // earlier one).
+                (bits <= MAX_OVERHANG_BITS && at + bits <= 64)
+                    .then(|| Split::new(cell, bits, width, window.not_cells[offset] >> at))
             })
             .collect::<Option<Vec<Split>>>()?;
-        let on_board = if cells == 64 {
-            u64::MAX
-        } else {
-            (1 << cells) - 1
-        };
         Some(Above {
             splits,
-            on_board,
-            empty: window.root().board & on_board,
             arena: ZeroedWords::new(words),
             arena_len: AtomicUsize::new(0),
             full: AtomicBool::new(false),
         })
     }
 
-    /// The node's board with bit `i` for cell `i`: cells south of the window read as
-    /// filled.
+    /// Where `node` stands against split `s` (see [`Split::cross`]).
     #[inline(always)]
-    fn absolute<L: Lane, const K: usize>(&self, window: &Window<L, K>, node: Node) -> u64 {
-        let south = node.offset as usize * window.shift as usize;
-        (node.board << south | ((1u64 << south) - 1)) & self.on_board
+    fn cross<L: Lane, const K: usize>(&self, window: &Window<L, K>, s: usize, node: Node) -> Cross {
+        let offset = node.offset as usize;
+        self.splits[s].cross(
+            node.board,
+            offset * window.shift as usize,
+            window.not_cells[offset],
+        )
     }
 
     /// Where the block of completions above split `s` for `overhang` starts in the
@@ -303,6 +356,7 @@ impl Above {
             match slot.compare_exchange(UNSEARCHED, BUSY, Ordering::Acquire, Ordering::Acquire) {
                 Ok(_) => {
                     self.search_above(window, s, overhang, scratch);
+                    scratch.building[s].order_entries(s);
                     state = self.publish(&scratch.building[s], s);
                     slot.store(state, Ordering::Release);
                 }
@@ -343,8 +397,9 @@ impl Above {
             .fold(0, |sig, &used| sig | signature(used));
         let words = [n as u32, sig as u32, (sig >> 32) as u32]
             .into_iter()
-            .chain(block.used.iter().copied())
-            .chain(block.links.iter().flat_map(|&(at, next, sig)| {
+            .chain(block.order.iter().map(|&i| block.used[i as usize]))
+            .chain(block.order.iter().flat_map(|&i| {
+                let (at, next, sig) = block.links[i as usize];
                 [steps_at + at, next, sig as u32, (sig >> 32) as u32]
                     .into_iter()
                     .take(stride)
@@ -365,13 +420,13 @@ impl Above {
         overhang: u64,
         scratch: &mut Workspace,
     ) {
-        let split = self.splits[s].cell;
-        let shift = window.shift as usize;
-        let offset = (split / shift).min(window.last_offset);
-        // The absolute board: every cell before the split filled, then the overhang.
-        let filled = (overhang << split) | ((1u64 << split) - 1);
+        let (offset, at) = start_of(window, self.splits[s].cell);
+        // Every cell before the split filled, then the overhang (which fits the window:
+        // see `with_arena`). The plain search settles a node crossing here into the
+        // same window before its first step, so the steps are the same.
+        let filled = overhang << at | ((1u64 << at) - 1);
         let node = Node {
-            board: filled >> (offset * shift) | window.not_cells[offset],
+            board: filled | window.not_cells[offset],
             copies: 0,
             offset: offset as u32,
             unused: window.all_pieces(),
@@ -402,8 +457,8 @@ impl Above {
     ) {
         scratch.nodes += 1;
         let used = window.all_pieces() & !node.unused;
-        if let Some(next) = self.splits.get(s + 1) {
-            if let Some(overhang) = next.crossed(self.absolute(window, node)) {
+        if s + 1 < self.splits.len() {
+            if let Cross::Overhang(overhang) = self.cross(window, s + 1, node) {
                 if let Some(start) = self.block(window, s + 1, overhang, scratch) {
                     let b = &mut scratch.building[s];
                     let at = b.keep_path();
@@ -429,6 +484,7 @@ impl Above {
                 }
                 // Not kept: search on as if there were no split here.
             }
+            // Past the split (only on boards whose window cannot show it): search on.
         }
         if window.is_leaf(node) {
             let b = &mut scratch.building[s];
@@ -457,10 +513,18 @@ impl Above {
     }
 }
 
-/// Whether the split search can serve `window` at all: at most 64 cells, every piece
-/// one of a kind and placed (see the module docs).
+/// Whether the split search can serve `window` at all: every piece one of a kind and
+/// placed (see the module docs).
 pub(crate) fn qualifies<L: Lane, const K: usize>(window: &Window<L, K>) -> bool {
-    window.cells() <= 64 && !window.copies.any() && !window.leftover && window.layout.pieces < 32
+    !window.copies.any() && !window.leftover && window.layout.pieces < 32
+}
+
+/// The window the search above split `cell` starts in (the one where the split's row is
+/// among the first, or the last), and the split's bit in it.
+fn start_of<L: Lane, const K: usize>(window: &Window<L, K>, cell: usize) -> (usize, usize) {
+    let shift = window.shift as usize;
+    let offset = (cell / shift).min(window.last_offset);
+    (offset, cell - offset * shift)
 }
 
 /// Words per entry link in a block of split `s`: where its steps start and its link,
@@ -477,19 +541,21 @@ fn link_words(s: usize) -> usize {
 /// overhang there needs (holes beyond them are the same in every node).
 fn overhang_bits<L: Lane, const K: usize>(window: &Window<L, K>, split: usize) -> usize {
     let shift = window.shift as usize;
-    let mut reach = 0u64;
+    // One past the last cell reached, counted from the board's first.
+    let mut reach = 0;
     for (group, (masks, &used)) in window.masks.iter().zip(window.used_slots).enumerate() {
         let (offset, _, _) = window.layout.place(group);
         if window.layout.cell(group) >= split {
             continue;
         }
         for (i, mask) in masks.iter().enumerate() {
-            if used >> i & 1 == 1 {
-                reach |= mask.widen() << (offset * shift);
+            let mask = mask.widen();
+            if used >> i & 1 == 1 && mask != 0 {
+                reach = reach.max(offset * shift + 64 - mask.leading_zeros() as usize);
             }
         }
     }
-    (64 - reach.leading_zeros() as usize).saturating_sub(split)
+    reach.saturating_sub(split)
 }
 
 impl<L: Lane, const K: usize> Window<'_, L, K> {
@@ -504,20 +570,22 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
         above: &Above,
         scratch: &mut Workspace,
     ) -> ControlFlow<()> {
-        let board = above.absolute(self, node);
-        if let Some(overhang) = above.splits[0].crossed(board) {
-            if !above.splits[0].fresh(board, above.empty) {
+        match above.cross(self, 0, node) {
+            Cross::Before => {}
+            Cross::Past => {
                 // Past the split by more than one step (a task the driver cut below
                 // it): cells beyond the overhang are filled, which the block of the
                 // overhang does not know. The plain search from here.
                 return self.search(node, path, visitor);
             }
-            let Some(start) = above.block(self, 0, overhang, scratch) else {
-                // Not kept: the plain search from here.
-                return self.search(node, path, visitor);
-            };
-            visitor.node();
-            return self.complete(node, path, visitor, above, start);
+            Cross::Overhang(overhang) => {
+                let Some(start) = above.block(self, 0, overhang, scratch) else {
+                    // Not kept: the plain search from here.
+                    return self.search(node, path, visitor);
+                };
+                visitor.node();
+                return self.complete(node, path, visitor, above, start);
+            }
         }
         visitor.node();
         self.for_each_child(node, |step, child| {
@@ -564,11 +632,23 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
             }
             let next = next as usize;
             let m = above.word(next) as usize;
-            for j in 0..m {
-                if above.word(next + HEADER + j) == rest {
-                    let completion = next + HEADER + m + link_words(1) * j;
-                    self.report(path, visitor, above, way, Some(completion))?;
+            // The block's entries are grouped by their pieces (`Block::order_entries`):
+            // the first with `rest`, then the rest of its group.
+            let (mut lo, mut hi) = (0, m);
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                if above.word(next + HEADER + mid) < rest {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
                 }
+            }
+            for j in lo..m {
+                if above.word(next + HEADER + j) != rest {
+                    break;
+                }
+                let completion = next + HEADER + m + link_words(1) * j;
+                self.report(path, visitor, above, way, Some(completion))?;
             }
         }
         ControlFlow::Continue(())
@@ -616,7 +696,7 @@ mod tests {
     #[test]
     fn every_overhang_gets_a_slot_of_its_own() {
         // 4 overhang bits, 2 in a row block.
-        let split = Split::new(10, 4, 2);
+        let split = Split::new(10, 4, 2, 0);
         let mut seen = std::collections::BTreeSet::new();
         for overhang in [9u64, 0, 15, 3, 12, 9, 0] {
             let slot = split.slot(overhang).expect("a slot") as *const _ as usize;
@@ -630,7 +710,7 @@ mod tests {
 
     #[test]
     fn used_up_row_blocks_give_no_slot_rather_than_a_wrong_one() {
-        let split = Split::new(10, 4, 2);
+        let split = Split::new(10, 4, 2, 0);
         split
             .row_blocks_used
             .store(4 + SPARE_ROW_BLOCKS, Ordering::Relaxed);

@@ -265,8 +265,8 @@ impl TilingSolver {
     }
 
     /// Sets whether and where the search splits (see [`Splitting`]); given rows are
-    /// checked against what the split search serves: a board of at most 64 cells, every
-    /// piece one of a kind and placed, rows inside the board whose overhang fits.
+    /// checked against what the split search serves: every piece one of a kind and
+    /// placed, rows inside the board whose overhang fits.
     pub fn set_splitting(&mut self, splitting: Splitting) -> Result<(), TilingError> {
         if let Splitting::Rows(rows) = &splitting {
             let why = on_lanes!(self, split_refusal(rows));
@@ -495,7 +495,7 @@ impl TilingSolver {
     ) -> Option<&'static str> {
         let window = self.window::<L, K>(lanes);
         if !meet::qualifies(&window) {
-            return Some("the split search serves boards of at most 64 cells, with every piece one of a kind and placed");
+            return Some("the split search serves puzzles with every piece one of a kind and placed (no copies, no pieces left over)");
         }
         let cells = split_cells(&window, rows);
         if rows.is_empty() {
