@@ -119,6 +119,8 @@ struct State {
     rest: Vec<i64>,
     /// The bit chosen at each step.
     chosen: Vec<u8>,
+    /// The candidates of each step not tried yet, for the depth-first loop.
+    untried: Vec<u64>,
 }
 
 impl Plan {
@@ -277,6 +279,7 @@ impl Plan {
             reversed: vec![self.values.all.reverse_bits(); self.groups],
             rest: self.targets.clone(),
             chosen: vec![0; self.cells],
+            untried: vec![0; self.cells],
         }
     }
 
@@ -479,29 +482,51 @@ impl Plan {
         out
     }
 
-    /// Depth-first search below `depth`; `leaf` gets each solution. `Break` when
-    /// stopped.
+    /// Depth-first search below `start`; `leaf` gets each solution. `Break` when
+    /// stopped. A loop over an explicit stack of untried candidates rather than a call
+    /// per node: no frame to set up and tear down at every node.
     fn dfs(
         &self,
-        depth: usize,
+        start: usize,
         st: &mut State,
         nodes: &mut u64,
         leaf: &mut impl FnMut(&State) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        if depth == self.cells {
+        if start == self.cells {
             return leaf(st);
         }
+        let last = self.cells - 1;
+        let mut depth = start;
         let mut cand = self.candidates(depth, st);
-        while cand != 0 {
+        loop {
+            if cand == 0 {
+                if depth == start {
+                    return ControlFlow::Continue(());
+                }
+                depth -= 1;
+                self.undo(depth, st.chosen[depth].into(), st);
+                cand = st.untried[depth];
+                continue;
+            }
             let bit = cand.trailing_zeros();
             cand &= cand - 1;
             *nodes += 1;
             self.apply(depth, bit, st);
-            let flow = self.dfs(depth + 1, st, nodes, leaf);
-            self.undo(depth, bit, st);
-            flow?;
+            if depth == last {
+                let flow = leaf(st);
+                self.undo(depth, bit, st);
+                if flow.is_break() {
+                    for d in (start..depth).rev() {
+                        self.undo(d, st.chosen[d].into(), st);
+                    }
+                    return flow;
+                }
+                continue;
+            }
+            st.untried[depth] = cand;
+            depth += 1;
+            cand = self.candidates(depth, st);
         }
-        ControlFlow::Continue(())
     }
 }
 
