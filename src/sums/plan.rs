@@ -37,10 +37,17 @@ enum CheckKind {
     /// The same with coefficient 1 and values `v0 + i`: bit `rest - v0`.
     LastIndex { v0: i64 },
     /// Coefficients 1, all cells in `group`, values `v0 + i`, one later cell: the exact
-    /// partners of [`partners`], with `k = rest - 2 v0`.
-    Partner { group: u32, union: u64, v0: i64 },
-    /// The same with two later cells: [`pair_partners`], with `k = rest - 3 v0`.
-    Pair { group: u32, union: u64, v0: i64 },
+    /// partners of [`partners`], with `k = rest - 2 v0`; `reversed` is the later
+    /// cell's domain with its bits reversed.
+    Partner { group: u32, reversed: u64, v0: i64 },
+    /// The same with two later cells: [`pair_check`], with `k = rest - 3 v0`;
+    /// `union` is the union of their domains, `reversed` the same reversed.
+    Pair {
+        group: u32,
+        union: u64,
+        reversed: u64,
+        v0: i64,
+    },
     /// The same with more later cells: [`distinct_allowed_from`], with the rest less
     /// `(later + 1) v0`.
     Spread { group: u32, union: u64, bias: i64 },
@@ -73,6 +80,8 @@ struct PlanStep {
     /// Order constraints with the other cell set earlier: `(earlier step, this cell is
     /// the greater)`.
     order: (u32, u32),
+    /// The cell's equation terms, a range of `Plan::step_terms`.
+    terms: (u32, u32),
 }
 
 /// A model compiled for a static order.
@@ -91,7 +100,9 @@ pub(super) struct Plan {
     domains: Vec<u64>,
     /// Equation terms per cell: `(equation, coefficient)`, range per step.
     step_terms: Vec<(u32, i64)>,
-    step_term_ranges: Vec<(u32, u32)>,
+    /// Whether there is one group and every cell is in it (magic figures): the steps
+    /// then use `free[0]` without walking their group lists.
+    one_group: bool,
     /// What a solution found stands for (see `super::solve::report`).
     expand: Expand,
     /// The step that sets each cell.
@@ -101,10 +112,15 @@ pub(super) struct Plan {
 /// The mutable state of a branch.
 struct State {
     free: Vec<u64>,
+    /// `free` with the bits reversed (bit `63 - i` for value `i`), kept alongside so
+    /// that the partner checks mirror a mask by one shift.
+    reversed: Vec<u64>,
     /// Per equation: the target less the contributions of the cells set so far.
     rest: Vec<i64>,
     /// The bit chosen at each step.
     chosen: Vec<u8>,
+    /// The candidates of each step not tried yet, for the depth-first loop.
+    untried: Vec<u64>,
 }
 
 impl Plan {
@@ -138,7 +154,6 @@ impl Plan {
         let mut later_cells = Vec::new();
         let mut step_order = Vec::new();
         let mut step_terms = Vec::new();
-        let mut step_term_ranges = Vec::new();
         for (i, &c) in order.iter().enumerate() {
             let gs = step_groups.len() as u32;
             let (a, b) = cell_groups[c];
@@ -171,8 +186,17 @@ impl Plan {
                             let group = group as u32;
                             let union = later.iter().fold(0, |u, &(d, _)| u | domains[d]);
                             match (v0, later.len()) {
-                                (Some(v0), 1) => CheckKind::Partner { group, union, v0 },
-                                (Some(v0), 2) => CheckKind::Pair { group, union, v0 },
+                                (Some(v0), 1) => CheckKind::Partner {
+                                    group,
+                                    reversed: union.reverse_bits(),
+                                    v0,
+                                },
+                                (Some(v0), 2) => CheckKind::Pair {
+                                    group,
+                                    union,
+                                    reversed: union.reverse_bits(),
+                                    v0,
+                                },
                                 (Some(v0), k) => CheckKind::Spread {
                                     group,
                                     union,
@@ -223,8 +247,8 @@ impl Plan {
                 groups: (gs, step_groups.len() as u32),
                 checks: (cs, checks.len() as u32),
                 order: (os, step_order.len() as u32),
+                terms: (ts, step_terms.len() as u32),
             });
-            step_term_ranges.push((ts, step_terms.len() as u32));
         }
         Plan {
             values,
@@ -237,9 +261,9 @@ impl Plan {
             step_order,
             targets: equations.iter().map(|e| e.1).collect(),
             groups: groups.len(),
+            one_group: groups.len() == 1 && groups[0].len() == n,
             domains,
             step_terms,
-            step_term_ranges,
             expand,
             position: position.iter().map(|&p| p as u32).collect(),
         }
@@ -252,8 +276,10 @@ impl Plan {
     fn state(&self) -> State {
         State {
             free: vec![self.values.all; self.groups],
+            reversed: vec![self.values.all.reverse_bits(); self.groups],
             rest: self.targets.clone(),
             chosen: vec![0; self.cells],
+            untried: vec![0; self.cells],
         }
     }
 
@@ -262,8 +288,12 @@ impl Plan {
     fn candidates(&self, depth: usize, st: &State) -> u64 {
         let step = &self.steps[depth];
         let mut cand = step.domain;
-        for &g in &self.step_groups[step.groups.0 as usize..step.groups.1 as usize] {
-            cand &= st.free[g as usize];
+        if self.one_group {
+            cand &= st.free[0];
+        } else {
+            for &g in &self.step_groups[step.groups.0 as usize..step.groups.1 as usize] {
+                cand &= st.free[g as usize];
+            }
         }
         for &(earlier, bound) in &self.step_order[step.order.0 as usize..step.order.1 as usize] {
             let bit = st.chosen[earlier as usize] as usize;
@@ -290,11 +320,24 @@ impl Plan {
         let a = check.coefficient;
         match check.kind {
             CheckKind::LastIndex { v0 } => bit_at(rest - v0),
-            CheckKind::Partner { group, union, v0 } => {
-                partners(st.free[group as usize] & union, rest - 2 * v0)
-            }
-            CheckKind::Pair { group, union, v0 } => {
-                pair_check(cand, st.free[group as usize] & union, rest - 3 * v0)
+            CheckKind::Partner {
+                group,
+                reversed,
+                v0,
+            } => partners(st.reversed[group as usize] & reversed, rest - 2 * v0),
+            CheckKind::Pair {
+                group,
+                union,
+                reversed,
+                v0,
+            } => {
+                let g = group as usize;
+                pair_check(
+                    cand,
+                    st.free[g] & union,
+                    st.reversed[g] & reversed,
+                    rest - 3 * v0,
+                )
             }
             CheckKind::Spread { group, union, bias } => {
                 distinct_allowed_from(st.free[group as usize] & union, check.later, rest - bias)
@@ -356,11 +399,18 @@ impl Plan {
     fn apply(&self, depth: usize, bit: u32, st: &mut State) {
         let step = &self.steps[depth];
         let mask = 1u64 << bit;
-        for &g in &self.step_groups[step.groups.0 as usize..step.groups.1 as usize] {
-            st.free[g as usize] &= !mask;
+        let mirrored = (1u64 << 63) >> bit;
+        if self.one_group {
+            st.free[0] &= !mask;
+            st.reversed[0] &= !mirrored;
+        } else {
+            for &g in &self.step_groups[step.groups.0 as usize..step.groups.1 as usize] {
+                st.free[g as usize] &= !mask;
+                st.reversed[g as usize] &= !mirrored;
+            }
         }
         let v = self.values.list[bit as usize];
-        let (ts, te) = self.step_term_ranges[depth];
+        let (ts, te) = step.terms;
         for &(e, a) in &self.step_terms[ts as usize..te as usize] {
             st.rest[e as usize] -= a * v;
         }
@@ -372,11 +422,18 @@ impl Plan {
     fn undo(&self, depth: usize, bit: u32, st: &mut State) {
         let step = &self.steps[depth];
         let mask = 1u64 << bit;
-        for &g in &self.step_groups[step.groups.0 as usize..step.groups.1 as usize] {
-            st.free[g as usize] |= mask;
+        let mirrored = (1u64 << 63) >> bit;
+        if self.one_group {
+            st.free[0] |= mask;
+            st.reversed[0] |= mirrored;
+        } else {
+            for &g in &self.step_groups[step.groups.0 as usize..step.groups.1 as usize] {
+                st.free[g as usize] |= mask;
+                st.reversed[g as usize] |= mirrored;
+            }
         }
         let v = self.values.list[bit as usize];
-        let (ts, te) = self.step_term_ranges[depth];
+        let (ts, te) = step.terms;
         for &(e, a) in &self.step_terms[ts as usize..te as usize] {
             st.rest[e as usize] += a * v;
         }
@@ -425,29 +482,51 @@ impl Plan {
         out
     }
 
-    /// Depth-first search below `depth`; `leaf` gets each solution. `Break` when
-    /// stopped.
+    /// Depth-first search below `start`; `leaf` gets each solution. `Break` when
+    /// stopped. A loop over an explicit stack of untried candidates rather than a call
+    /// per node: no frame to set up and tear down at every node.
     fn dfs(
         &self,
-        depth: usize,
+        start: usize,
         st: &mut State,
         nodes: &mut u64,
         leaf: &mut impl FnMut(&State) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        if depth == self.cells {
+        if start == self.cells {
             return leaf(st);
         }
+        let last = self.cells - 1;
+        let mut depth = start;
         let mut cand = self.candidates(depth, st);
-        while cand != 0 {
+        loop {
+            if cand == 0 {
+                if depth == start {
+                    return ControlFlow::Continue(());
+                }
+                depth -= 1;
+                self.undo(depth, st.chosen[depth].into(), st);
+                cand = st.untried[depth];
+                continue;
+            }
             let bit = cand.trailing_zeros();
             cand &= cand - 1;
             *nodes += 1;
             self.apply(depth, bit, st);
-            let flow = self.dfs(depth + 1, st, nodes, leaf);
-            self.undo(depth, bit, st);
-            flow?;
+            if depth == last {
+                let flow = leaf(st);
+                self.undo(depth, bit, st);
+                if flow.is_break() {
+                    for d in (start..depth).rev() {
+                        self.undo(d, st.chosen[d].into(), st);
+                    }
+                    return flow;
+                }
+                continue;
+            }
+            st.untried[depth] = cand;
+            depth += 1;
+            cand = self.candidates(depth, st);
         }
-        ControlFlow::Continue(())
     }
 }
 
@@ -455,9 +534,10 @@ impl Plan {
 /// than `i` make up the rest: `j + k = k_total - i`. A step's candidates are mostly
 /// down to a bit or two when its pair check comes (forced values and exact partners
 /// go first), so one [`partners`] test per candidate costs less than
-/// [`pair_partners`], which sums every pair of `avail`; it is exact, too.
+/// [`pair_partners`], which sums every pair of `avail`; it is exact, too. `reversed`
+/// is `avail` with its bits reversed.
 #[inline]
-fn pair_check(cand: u64, avail: u64, k_total: i64) -> u64 {
+fn pair_check(cand: u64, avail: u64, reversed: u64, k_total: i64) -> u64 {
     if cand.count_ones() > 3 {
         return pair_partners(avail, k_total);
     }
@@ -467,7 +547,8 @@ fn pair_check(cand: u64, avail: u64, k_total: i64) -> u64 {
         let i = m.trailing_zeros();
         m &= m - 1;
         let others = avail & !(1u64 << i);
-        if partners(others, k_total - i64::from(i)) & others != 0 {
+        let others_reversed = reversed & !((1u64 << 63) >> i);
+        if partners(others_reversed, k_total - i64::from(i)) & others != 0 {
             kept |= 1 << i;
         }
     }
@@ -609,27 +690,24 @@ fn distinct_allowed_from(avail: u64, later: u32, rest: i64) -> u64 {
     (below | if low_ok { low } else { 0 }) & (above | if high_ok { high } else { 0 })
 }
 
-/// The bits `i` such that bit `k - i` of `avail` is set and differs from `i`: with
-/// values `v0 + i`, the values `v` whose partner `rest - v` (with `k = rest - 2 v0`) is
-/// still available, exactly, by one bit reversal and shift.
+/// The bits `i` such that bit `k - i` of `avail` is set and differs from `i`, given
+/// `reversed`, `avail` with its bits reversed (bit `j` at `63 - j`): with values
+/// `v0 + i`, the values `v` whose partner `rest - v` (with `k = rest - 2 v0`) is still
+/// available, exactly, by one shift.
 #[inline]
-fn partners(avail: u64, k: i64) -> u64 {
+fn partners(reversed: u64, k: i64) -> u64 {
     // Two bit indices sum to at most 63 + 63.
     const MOST: i64 = 63 + 63;
     if !(0..=MOST).contains(&k) {
         return 0;
     }
-    let reversed = avail.reverse_bits(); // bit j of avail at 63 - j
     let mirrored = if k <= 63 {
         reversed >> (63 - k)
     } else {
         reversed << (k - 63)
     };
-    let itself = if k % 2 == 0 && k / 2 < 64 {
-        1u64 << (k / 2)
-    } else {
-        0
-    };
+    // `i = k / 2` would be its own partner (only when `k` is even; `k / 2 <= 63`).
+    let itself = u64::from(k & 1 == 0) << (k >> 1);
     mirrored & !itself
 }
 
@@ -675,7 +753,25 @@ pub(super) fn planned_order(domains: &[u64], equations: &[(Vec<(usize, i64)>, i6
 
 #[cfg(test)]
 mod tests {
-    use super::pair_check;
+    use super::{pair_check, partners};
+
+    /// `partners` against its definition: bit `i` when bit `k - i` of `avail` is set
+    /// and `k - i` is not `i`.
+    #[test]
+    fn partners_are_the_other_bits_summing_to_k() {
+        let mut rng = fastrand::Rng::with_seed(11);
+        for _ in 0..2000 {
+            let avail = rng.u64(..) >> rng.u32(0..64);
+            let k = rng.i64(-3..130);
+            let want = (0..64i64)
+                .filter(|&i| {
+                    let j = k - i;
+                    (0..64).contains(&j) && j != i && avail >> j & 1 == 1
+                })
+                .fold(0u64, |m, i| m | 1 << i);
+            assert_eq!(partners(avail.reverse_bits(), k), want, "{avail:#x} {k}");
+        }
+    }
 
     /// `pair_check` against its definition: the candidates `i` with two distinct
     /// values `j`, `k` of `avail`, both other than `i`, and `i + j + k` the total.
@@ -701,7 +797,7 @@ mod tests {
                     want |= 1 << i;
                 }
             }
-            let got = pair_check(cand, avail, total);
+            let got = pair_check(cand, avail, avail.reverse_bits(), total);
             if cand.count_ones() <= 3 {
                 assert_eq!(got, want, "cand {cand:#x} avail {avail:#x} total {total}");
             } else {
