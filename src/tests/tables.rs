@@ -451,6 +451,21 @@ fn the_half_turn_restriction_keeps_one_placement_of_each_pair() {
     }
 }
 
+/// The region of `free` (band bits) holding its lowest bit, grown cell by cell.
+fn flood(neighbours: &[u64], free: u64) -> u64 {
+    let mut region = free & free.wrapping_neg();
+    loop {
+        let grown = (0..neighbours.len())
+            .filter(|&i| region >> i & 1 == 1)
+            .fold(region, |m, i| m | neighbours[i])
+            & free;
+        if grown == region {
+            return region;
+        }
+        region = grown;
+    }
+}
+
 /// Judges band patterns independently: the band is rows `parity..parity + rows` of
 /// the real board, in this crate's own hex geometry.
 struct BandJudge {
@@ -519,17 +534,7 @@ impl BandJudge {
         let last_row = ((1u64 << w) - 1) << ((self.rows - 1) * w);
         let mut free = !pattern & ((1u64 << bits) - 1);
         while free != 0 {
-            let mut region = free & free.wrapping_neg();
-            loop {
-                let grown = (0..bits)
-                    .filter(|&i| region >> i & 1 != 0)
-                    .fold(region, |m, i| m | self.neighbours[i])
-                    & free;
-                if grown == region {
-                    break;
-                }
-                region = grown;
-            }
+            let region = flood(&self.neighbours, free);
             free &= !region;
             if region & last_row != 0 {
                 continue;
@@ -640,17 +645,7 @@ fn band_table_pattern_by_pattern(
     for pattern in 0u64..1 << bits {
         let mut free = !pattern & all;
         while free != 0 {
-            let mut region = free & free.wrapping_neg();
-            loop {
-                let grown = (0..bits)
-                    .filter(|&i| region >> i & 1 == 1)
-                    .fold(region, |m, i| m | neighbours[i])
-                    & free;
-                if grown == region {
-                    break;
-                }
-                region = grown;
-            }
+            let region = flood(&neighbours, free);
             free &= !region;
             if region & last_row != 0 {
                 continue;
