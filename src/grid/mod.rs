@@ -590,12 +590,6 @@ impl<'a> Locator<'a> {
             self.index(p)
         })
     }
-
-    /// [`Board::cells_at`].
-    pub fn cells_at(&self, shape: &[Point], anchor: usize) -> Option<Vec<usize>> {
-        let mut cells = Vec::with_capacity(shape.len());
-        self.cells_into(shape, anchor, &mut cells).then_some(cells)
-    }
 }
 
 fn add(a: Point, b: Point) -> Point {
@@ -808,11 +802,12 @@ fn piece_map(
 pub(crate) fn placements(board: &Board, piece: &Piece) -> Vec<Vec<usize>> {
     let locator = Locator::new(board);
     let mut out = Vec::new();
+    let mut cells = Vec::new();
     for o in orientations(board.grid, &piece.cells, piece.motion) {
-        for anchor in 0..board.cells.len() {
-            if let Some(mut cells) = locator.cells_at(&o, anchor) {
+        for anchor in (0..board.cells.len()).filter(|&c| board.has(c)) {
+            if locator.cells_into(&o, anchor, &mut cells) {
                 cells.sort_unstable();
-                out.push(cells);
+                out.push(cells.clone());
             }
         }
     }
