@@ -56,6 +56,7 @@ mod zeroed;
 pub use driver::{default_threads, Mode, Options, Progress, Shard, ShardError, Summary};
 pub use estimate::{Estimate, EstimateOptions};
 pub use grid::{Board, Grid, Motion, Piece, Point};
+pub use meet::plan::{RowEstimate, SplitPlan};
 pub use puzzle::{Puzzle, PuzzleError};
 pub use report::TablesReport;
 pub use sums::{Model, ModelError, SumsError, SumsSolver};

@@ -20,7 +20,9 @@ use serde_json::{json, Map, Value};
 use polytile::picture::MAX_PANELS;
 use polytile::runs::{self, Fingerprint, Resumed};
 use polytile::sums::{self, SumsSolver};
-use polytile::{Mode, Options, Progress, Puzzle, Splitting, Summary, TablesReport, TilingSolver};
+use polytile::{
+    Mode, Options, Progress, Puzzle, SplitPlan, Splitting, Summary, TablesReport, TilingSolver,
+};
 
 /// Tiling and number-placement puzzles solved with 64-bit masks.
 #[derive(Parser)]
@@ -142,22 +144,25 @@ struct SolveArgs {
     /// Split the search before these rows of the board as searched (counted from 0,
     /// after any transposition; e.g. 3,4,5,6 for the meteor board): the rows north of
     /// the first split are searched once per overhang and shared, as the meteor binary
-    /// does. off: the plain search. The solutions and their order are the same; the
-    /// speed depends on the rows (README.md, "Splitting the search").
-    #[arg(long, value_name = "off|ROWS", default_value = "off", value_parser = splitting)]
+    /// does. auto: rows chosen by measuring a sample of the tree first, or none where
+    /// no split pays (not with --limit); --stats shows what was measured. off: the
+    /// plain search. The solutions and their order are the same; the speed depends on
+    /// the rows (README.md, "Splitting the search").
+    #[arg(long, value_name = "auto|off|ROWS", default_value = "auto", value_parser = splitting)]
     split: Splitting,
 }
 
-/// `--split`: `off` or rows separated by commas.
+/// `--split`: `auto`, `off` or rows separated by commas.
 fn splitting(arg: &str) -> Result<Splitting, String> {
     match arg {
+        "auto" => Ok(Splitting::Auto),
         "off" => Ok(Splitting::Off),
         rows => rows
             .split(',')
             .map(|r| r.trim().parse::<usize>())
             .collect::<Result<Vec<usize>, _>>()
             .map(Splitting::Rows)
-            .map_err(|_| format!("expected off or rows such as 3,4,5, got '{arg}'")),
+            .map_err(|_| format!("expected auto, off or rows such as 3,4,5, got '{arg}'")),
     }
 }
 
@@ -551,8 +556,21 @@ fn run_solve(puzzle: &Puzzle, solve: &SolveArgs) -> Result<(), CliError> {
     if let Some(m) = memo_report {
         extra.insert("memo".into(), json!(m));
     }
-    if !solver.split_rows().is_empty() {
-        extra.insert("split".into(), json!(solver.split_rows()));
+    let options = flags.options();
+    if !solver.split_rows_for(&options).is_empty() {
+        extra.insert("split".into(), json!(solver.split_rows_for(&options)));
+    }
+    let measured = options
+        .limit
+        .is_none()
+        .then(|| solver.split_plan())
+        .flatten();
+    if let Some(plan) = measured {
+        if flags.format == Format::Json {
+            extra.insert("split_plan".into(), split_plan_json(plan));
+        } else if flags.stats && plan.skipped.is_none() {
+            print_split_plan(plan);
+        }
     }
     printer.finish(
         &summary,
@@ -561,6 +579,53 @@ fn run_solve(puzzle: &Puzzle, solve: &SolveArgs) -> Result<(), CliError> {
         solver.symmetries() as u64,
         fingerprint,
     )
+}
+
+/// What `--split auto` measured, as a JSON object for the summary.
+fn split_plan_json(plan: &SplitPlan) -> Value {
+    let candidates: Vec<Value> = plan
+        .candidates
+        .iter()
+        .map(|c| {
+            json!({
+                "row": c.row,
+                "crossings": c.crossings.round(),
+                "overhangs": c.overhangs.round(),
+                "below": c.below.round(),
+                "above": c.above.map(f64::round),
+                "cost": c.cost().map(f64::round),
+            })
+        })
+        .collect();
+    json!({
+        "rows": plan.rows,
+        "plain": plan.plain.round(),
+        "pilot_nodes": plan.pilot_nodes,
+        "candidates": candidates,
+        "skipped": plan.skipped,
+    })
+}
+
+/// What `--split auto` measured, on standard error (`--stats`): per candidate first
+/// row, the estimated crossings, distinct overhangs, and nodes south and north of it.
+fn print_split_plan(plan: &SplitPlan) {
+    eprintln!(
+        "split auto: plain tree about {:.0} nodes; measured with {} nodes; rows {:?}",
+        plan.plain, plan.pilot_nodes, plan.rows
+    );
+    for c in &plan.candidates {
+        let cost = c
+            .cost()
+            .map_or("over budget".to_string(), |x| format!("{x:.0}"));
+        eprintln!(
+            "  from row {:>3}: crossings {:.0}, overhangs {:.0}, south {:.0}, north {}, cost {cost}",
+            c.row,
+            c.crossings,
+            c.overhangs,
+            c.below,
+            c.above.map_or("-".to_string(), |x| format!("{x:.0}")),
+        );
+    }
 }
 
 fn run_sums(model: &sums::Model, flags: &SearchFlags, source: &str) -> Result<(), CliError> {

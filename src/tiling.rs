@@ -32,11 +32,13 @@
 //! [`Mode::All`] each class is then written out whole.
 
 use std::ops::ControlFlow;
+use std::sync::OnceLock;
 
 use crate::count::{Counting, Memo, MemoOptions, MemoReport};
 use crate::driver::{self, Mode, Options, Progress, Sink, Summary};
 use crate::estimate::{self, Estimate, EstimateOptions};
 use crate::grid::{self, normalise, Board, Grid, Piece};
+use crate::meet::plan::SplitPlan;
 use crate::meet::{self, Above};
 use crate::puzzle::Puzzle;
 use crate::search::{Copies, Lane, Lanes, Leaves, Node, Step, Tiles, Window};
@@ -167,17 +169,26 @@ pub struct TilingSolver {
     tables: Tables,
     lanes: LaneTables,
     splitting: Splitting,
+    /// The measurement of [`Splitting::Auto`], made at its first use.
+    plan: OnceLock<SplitPlan>,
 }
 
 /// Whether the search splits into a search south of a row and memoised searches north
 /// of it (meet in the middle, shared by every node with the same overhang: the
-/// meteor binary's search; see `src/meet.rs`). The solutions and their order are the
+/// meteor binary's search; see `src/meet/`). The solutions and their order are the
 /// same either way; the nodes are fewer where it pays, and more where it does not
 /// (README.md, "Splitting the search", has figures per file).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Splitting {
-    /// The plain search (the default).
+    /// Rows chosen by measurement, or none where no split pays (the default): a
+    /// sample of the tree and a few searches above estimate each candidate row
+    /// ([`SplitPlan`]; `src/meet/plan.rs`). The measurement is made at the first run
+    /// that needs it and counts nodes, not time, so every run and shard of a puzzle
+    /// chooses alike. A run with a limit searches plainly: it may need only a
+    /// sliver of the tree, which the measurement could cost more than.
     #[default]
+    Auto,
+    /// The plain search.
     Off,
     /// Split before each of these rows of the board as searched (counted from 0, in
     /// increasing order, after any transposition): every cell of the rows before a
@@ -260,7 +271,8 @@ impl TilingSolver {
             mode,
             tables,
             lanes,
-            splitting: Splitting::Off,
+            splitting: Splitting::Auto,
+            plan: OnceLock::new(),
         })
     }
 
@@ -281,13 +293,34 @@ impl TilingSolver {
         Ok(())
     }
 
-    /// The rows a run splits before, of the board as searched (empty: the plain
-    /// search).
+    /// The rows a run without a limit splits before, of the board as searched (empty:
+    /// the plain search); with [`Splitting::Auto`], measured first if no run has.
     pub fn split_rows(&self) -> &[usize] {
         match &self.splitting {
             Splitting::Off => &[],
             Splitting::Rows(rows) => rows,
+            Splitting::Auto => &self.split_plan().expect("auto").rows,
         }
+    }
+
+    /// The rows a run with `options` splits before: none under [`Splitting::Auto`]
+    /// when a limit is set.
+    pub fn split_rows_for(&self, options: &Options) -> &[usize] {
+        match (&self.splitting, options.limit) {
+            (Splitting::Auto, Some(_)) => &[],
+            _ => self.split_rows(),
+        }
+    }
+
+    /// What the measurement of [`Splitting::Auto`] found (made now if no run has made
+    /// it); `None` under the other settings.
+    pub fn split_plan(&self) -> Option<&SplitPlan> {
+        (self.splitting == Splitting::Auto)
+            .then(|| self.plan.get_or_init(|| on_lanes!(self, plan_with())))
+    }
+
+    fn plan_with<L: Lane + Sync, const K: usize>(&self, lanes: &Lanes<L>) -> SplitPlan {
+        meet::plan::plan(&self.window::<L, K>(lanes))
     }
 
     /// Placements in the tables after pruning.
@@ -416,8 +449,10 @@ impl TilingSolver {
         Ok((summary, memo.report()))
     }
 
-    /// Knuth's estimate of the search [`TilingSolver::count`] runs: its nodes and
-    /// solutions, with their spread, and the node rate (see [`crate::estimate`]).
+    /// Knuth's estimate of the plain search (`Splitting::Off`) of
+    /// [`TilingSolver::count`]: its nodes and solutions, with their spread, and the node
+    /// rate (see [`crate::estimate`]). A split run visits fewer nodes where the split
+    /// pays; the solutions are the same.
     pub fn estimate(&self, options: &EstimateOptions) -> Estimate {
         on_lanes!(self, estimate_with(options))
     }
@@ -477,8 +512,8 @@ impl TilingSolver {
         observe: &mut dyn FnMut(&Progress),
     ) -> Summary {
         let window = self.window::<L, K>(lanes);
-        let cells = split_cells(&window, self.split_rows());
-        // Checked by `set_splitting`.
+        let cells = split_cells(&window, self.split_rows_for(options));
+        // Checked by `set_splitting`, or chosen among rows that qualify.
         let above = (!cells.is_empty())
             .then(|| Above::new(&window, &cells))
             .flatten();

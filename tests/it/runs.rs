@@ -56,10 +56,26 @@ fn merged(files: &[TempFile]) -> Map<String, Value> {
     json_lines(&stdout_of(&args)).pop().unwrap()
 }
 
-/// The commands the shard tests split: tilings in both modes, numbers in both.
+/// The commands the shard tests split: tilings in both modes, numbers in both. The
+/// tilings search plainly: with a split, each shard makes the searches above the
+/// overhangs it meets, so their nodes add up to more than one run's
+/// (`split_shards_add_up_in_solutions`).
 const COMMANDS: [&[&str]; 5] = [
-    &["solve", "data/pentomino-6x10.puz", "--count"],
-    &["solve", "data/pentomino-6x10.puz", "--count", "--distinct"],
+    &[
+        "solve",
+        "data/pentomino-6x10.puz",
+        "--count",
+        "--split",
+        "off",
+    ],
+    &[
+        "solve",
+        "data/pentomino-6x10.puz",
+        "--count",
+        "--distinct",
+        "--split",
+        "off",
+    ],
     &["solve", "data/tetrahex-7x4.puz"],
     &["sums", "data/magic-square-4.sum", "--count"],
     &["sums", "data/magic-square-4.sum", "--count", "--distinct"],
@@ -96,6 +112,25 @@ fn shards_add_up_to_the_single_run() {
                     .collect::<Vec<_>>(),
             );
             assert_eq!(text.lines().count(), 1, "{what}: {text}");
+        }
+    }
+}
+
+#[test]
+fn split_shards_add_up_in_solutions() {
+    // The default split: every shard measures alike and chooses the same rows.
+    let command = &["solve", "data/pentomino-6x10.puz", "--count", "--distinct"];
+    let single = summary(command);
+    assert!(single.contains_key("split"), "{single:?}");
+    for n in [2, 7] {
+        let files = shard_files("split-add-up", command, n, "2");
+        let m = merged(&files);
+        assert_eq!(counts(&m).0, counts(&single).0, "{n} shards");
+        assert_eq!(m["total"], single["total"], "{n} shards");
+        for f in &files {
+            let text = std::fs::read_to_string(&f.0).unwrap();
+            let shard = json_lines(&text).pop().unwrap();
+            assert_eq!(shard["split"], single["split"], "{n} shards");
         }
     }
 }

@@ -1,7 +1,9 @@
-//! `--split ROWS` (`Splitting::Rows`): the split search of `src/meet.rs` on the general
-//! path gives the plain search's solutions in the plain search's order, on every
-//! shipped file it serves and on random puzzles, in both modes, on 1 and 2 threads;
-//! rows it cannot serve are refused with a reason, on the library and the CLI.
+//! `--split ROWS` (`Splitting::Rows`) and `--split auto` (`Splitting::Auto`, the
+//! default): the split search of `src/meet/` on the general path gives the plain
+//! search's solutions in the plain search's order, on every shipped file it serves and
+//! on random puzzles, in both modes, on 1 and 2 threads, whatever rows are given or
+//! chosen; rows it cannot serve are refused with a reason, on the library and the CLI;
+//! the rows chosen by measurement are the same on every run and thread count.
 
 use std::ops::ControlFlow;
 
@@ -51,8 +53,19 @@ fn compare(
     (first, rows): (usize, usize),
     threads: &[usize],
 ) -> Result<usize, String> {
-    let plain = TilingSolver::new(puzzle, mode).map_err(|e| e.to_string())?;
+    let plain = plain_solver(puzzle, mode)?;
     let (solutions, count, total, nodes) = run(&plain, 1);
+    // The default, rows chosen by measurement (none on most small puzzles).
+    let auto = TilingSolver::new(puzzle, mode).map_err(|e| e.to_string())?;
+    for &t in threads {
+        let (got, got_count, got_total, _) = run(&auto, t);
+        if got != solutions || (got_count, got_total) != (count, total) {
+            return Err(format!(
+                "{mode:?}, auto rows {:?}, {t} threads: {got_count} solutions (total {got_total}) against {count} ({total}), or another order",
+                auto.split_rows()
+            ));
+        }
+    }
     let mut accepted = 0;
     for set in row_sets(first, rows) {
         let mut split = TilingSolver::new(puzzle, mode).map_err(|e| e.to_string())?;
@@ -79,6 +92,13 @@ fn compare(
         }
     }
     Ok(accepted)
+}
+
+/// A solver of `puzzle` that searches plainly.
+fn plain_solver(puzzle: &Puzzle, mode: Mode) -> Result<TilingSolver, String> {
+    let mut plain = TilingSolver::new(puzzle, mode).map_err(|e| e.to_string())?;
+    plain.set_splitting(Splitting::Off).unwrap();
+    Ok(plain)
 }
 
 fn shipped(name: &str) -> Puzzle {
@@ -121,7 +141,7 @@ fn shipped_files_split_anywhere_give_the_plain_solutions_in_order() {
 #[test]
 fn the_meteor_file_split_as_the_binary_counts_its_2098_with_fewer_nodes() {
     let puzzle = shipped("meteor");
-    let plain = TilingSolver::new(&puzzle, Mode::All).unwrap();
+    let plain = plain_solver(&puzzle, Mode::All).unwrap();
     let mut split = TilingSolver::new(&puzzle, Mode::All).unwrap();
     split
         .set_splitting(Splitting::Rows(vec![3, 4, 5, 6]))
@@ -188,9 +208,13 @@ fn rows_the_split_search_cannot_serve_are_refused() {
             .set_splitting(Splitting::Rows(rows.clone()))
             .unwrap_err();
         assert!(e.to_string().contains(why), "{name} {rows:?}: {e}");
-        assert!(
-            solver.split_rows().is_empty(),
-            "a refused split is not kept"
+        assert_eq!(
+            solver.split_plan().map(|p| p.rows.clone()),
+            TilingSolver::new(&shipped(name), Mode::All)
+                .unwrap()
+                .split_plan()
+                .map(|p| p.rows.clone()),
+            "a refused split is not kept: the default stays"
         );
     };
     refuse("meteor", vec![], "no rows");
@@ -221,15 +245,148 @@ fn cli_split_rows_are_used_reported_and_checked() {
     ]);
     assert!(json.contains("\"solutions\":2098"), "{json}");
     assert!(json.contains("\"split\":[3,4,5,6]"), "{json}");
-    let plain = stdout_of(&["solve", &file, "--count", "--format", "json"]);
-    assert!(!plain.contains("\"split\""), "{plain}");
+    let plain = stdout_of(&[
+        "solve", &file, "--count", "--split", "off", "--format", "json",
+    ]);
+    assert!(!plain.contains("\"split"), "{plain}");
     let e = fails(&["solve", &file, "--count", "--split", "4,3"]);
     assert!(
         e.contains("meteor.puz: --split: cannot split the search before rows [4, 3]"),
         "{e}"
     );
     let e = fails(&["solve", &file, "--split", "three"]);
-    assert!(e.contains("expected off or rows"), "{e}");
+    assert!(e.contains("expected auto, off or rows"), "{e}");
+}
+
+/// What the auto split chose for each quick shipped file, in both modes: the
+/// solutions must be the plain search's in its order, and the rows chosen must be rows
+/// `--split ROWS` accepts.
+#[test]
+fn auto_split_gives_the_plain_solutions_in_order_on_every_shipped_file() {
+    let mut chosen = Vec::new();
+    for name in [
+        "meteor",
+        "pentomino-3x20",
+        "pentomino-4x15",
+        "pentomino-5x12",
+        "pentomino-6x10",
+        "one-sided-pentomino-3x30",
+        "hexiamonds-4x9",
+        "hexiamonds-6x6",
+        "pentomino-8x8-hole",
+        "soma-3x3x3",
+        "tetrahex-7x4",
+    ] {
+        let puzzle = shipped(name);
+        for mode in [Mode::All, Mode::Distinct] {
+            let plain = plain_solver(&puzzle, mode).unwrap();
+            let (solutions, count, total, nodes) = run(&plain, 1);
+            let auto = TilingSolver::new(&puzzle, mode).unwrap();
+            let plan = auto.split_plan().expect("auto is the default").clone();
+            assert_eq!(auto.split_rows(), &plan.rows[..]);
+            if !plan.rows.is_empty() {
+                let mut given = TilingSolver::new(&puzzle, mode).unwrap();
+                given
+                    .set_splitting(Splitting::Rows(plan.rows.clone()))
+                    .unwrap_or_else(|e| panic!("{name}: chose {:?}: {e}", plan.rows));
+            }
+            let mut auto_nodes = Vec::new();
+            for threads in [1, 2] {
+                let (got, got_count, got_total, got_nodes) = run(&auto, threads);
+                assert!(
+                    got == solutions && (got_count, got_total) == (count, total),
+                    "{name} {mode:?}, rows {:?}, {threads} threads: {got_count} ({got_total}) against {count} ({total}), or another order",
+                    plan.rows
+                );
+                auto_nodes.push(got_nodes);
+            }
+            assert_eq!(
+                auto_nodes[0], auto_nodes[1],
+                "{name}: nodes depend on threads"
+            );
+            if plan.rows.is_empty() {
+                assert_eq!(
+                    auto_nodes[0], nodes,
+                    "{name} {mode:?}: no split, plain nodes"
+                );
+            }
+            chosen.push((name, mode, plan.rows, nodes, auto_nodes[0]));
+        }
+    }
+    // The boards where the split pays most choose one, and it saves most of the
+    // nodes; the 8 x 8 board, whose overhangs are too wide below its top rows, and the
+    // small trees search plainly.
+    for (name, mode, rows, plain, auto) in &chosen {
+        match *name {
+            "meteor" | "pentomino-6x10" => assert!(
+                !rows.is_empty() && auto * 2 < *plain,
+                "{name} {mode:?}: rows {rows:?}, {auto} nodes against {plain}"
+            ),
+            "pentomino-8x8-hole" | "soma-3x3x3" | "tetrahex-7x4" => {
+                assert!(rows.is_empty(), "{name} {mode:?}: rows {rows:?}")
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn auto_split_is_measured_alike_on_every_solver_and_skipped_under_a_limit() {
+    let puzzle = shipped("pentomino-6x10");
+    let a = TilingSolver::new(&puzzle, Mode::Distinct).unwrap();
+    let b = TilingSolver::new(&puzzle, Mode::Distinct).unwrap();
+    assert_eq!(a.split_plan(), b.split_plan());
+    let plan = a.split_plan().unwrap();
+    assert!(plan.pilot_nodes > 0 && plan.plain > 0.0 && !plan.candidates.is_empty());
+    for c in &plan.candidates {
+        assert!(
+            c.crossings >= 0.0 && c.overhangs >= 1.0 && c.below > 0.0,
+            "{c:?}"
+        );
+    }
+    // A limit: the plain search, so the first solutions cost no measurement.
+    let limited = Options {
+        limit: Some(10),
+        threads: 1,
+        stats: true,
+        ..Options::default()
+    };
+    assert!(a.split_rows_for(&limited).is_empty());
+    let plain = plain_solver(&puzzle, Mode::Distinct).unwrap();
+    let (x, y) = (a.count(&limited), plain.count(&limited));
+    assert_eq!((x.solutions, x.nodes), (y.solutions, y.nodes));
+    // Puzzles the split search cannot serve say why nothing was measured.
+    let dominoes = TilingSolver::new(&shipped("dominoes-10x10"), Mode::All).unwrap();
+    let plan = dominoes.split_plan().unwrap();
+    assert!(plan.rows.is_empty() && plan.skipped.is_some(), "{plan:?}");
+    let off = plain_solver(&puzzle, Mode::All).unwrap();
+    assert!(off.split_plan().is_none());
+}
+
+#[test]
+fn cli_split_auto_is_the_default_and_reports_what_it_measured() {
+    let file = format!("{}/data/meteor.puz", env!("CARGO_MANIFEST_DIR"));
+    let json = stdout_of(&["solve", &file, "--count", "--format", "json"]);
+    assert!(json.contains("\"solutions\":2098"), "{json}");
+    assert!(json.contains("\"split\":[3,"), "{json}");
+    assert!(json.contains("\"split_plan\":{"), "{json}");
+    let again = stdout_of(&[
+        "solve", &file, "--count", "--split", "auto", "--format", "json",
+    ]);
+    let nodes = |s: &str| {
+        s.split("\"nodes\":")
+            .nth(1)
+            .map(|t| t.split(',').next().unwrap().to_string())
+    };
+    assert_eq!(
+        nodes(&json),
+        nodes(&again),
+        "the same measurement, the same run"
+    );
+    let (out, err) = crate::common::cli::run_ok(&["solve", &file, "--count", "--stats"]);
+    assert!(out.contains("2098"), "{out}");
+    assert!(err.contains("split auto: plain tree about"), "{err}");
+    assert!(err.contains("from row"), "{err}");
 }
 
 /// A random puzzle on a board of more than 64 cells, so searched with a moving window:

@@ -49,6 +49,8 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use crate::search::{Lane, Node, Path, Visitor, Window};
 use crate::zeroed::ZeroedWords;
 
+pub(crate) mod plan;
+
 /// Slot states; a slot at `PUBLISHED` or more holds `PUBLISHED + start` in the arena.
 const UNSEARCHED: u32 = 0;
 const BUSY: u32 = 1;
@@ -84,13 +86,11 @@ const ARENA_WORDS: usize = 1 << 24;
 /// Row blocks beyond one per possible overhang prefix, for those lost to races.
 const SPARE_ROW_BLOCKS: usize = 64;
 
-/// One split: where it is, and a slot per overhang met there.
-///
-/// Slots are indexed in two levels so that the few overhangs met (about a thousand of
-/// the 2^20 possible on the meteor board) sit on few pages: the cells of the first row
-/// after the split pick a slot in a row block, and the rest pick the row block, handed
-/// out in the order first met.
-struct Split {
+/// Where a split is, as a node's window shows it: enough to tell whether a node has
+/// crossed it and to read its overhang. The split search and its planner (`plan`)
+/// read crossings through this one definition.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Edge {
     /// Every cell before this one is filled when a node crosses the split.
     cell: usize,
     /// Overhang bits: the cells from `cell` on that a piece anchored before it can reach.
@@ -98,33 +98,36 @@ struct Split {
     /// The overhang of the empty board (its holes): what a node's overhang holds beyond
     /// its window, where nothing has been placed yet.
     empty: u64,
-    /// Overhang bits that pick a slot within a row block.
-    low_bits: u32,
-    /// Per `overhang >> low_bits`: 1 + its row block, or 0 before the first.
-    row_block: ZeroedWords,
-    row_blocks_used: AtomicUsize,
-    /// Row blocks of `1 << low_bits` slots each; a slot's state is `UNSEARCHED` and so on.
-    slots: ZeroedWords,
 }
 
-impl Split {
-    fn new(cell: usize, bits: usize, width: usize, empty: u64) -> Split {
-        let low_bits = width.clamp(1, bits.max(1)) as u32;
-        let row_block = ZeroedWords::new(1 << (bits as u32).saturating_sub(low_bits));
+impl Edge {
+    fn new(cell: usize, bits: usize, empty: u64) -> Edge {
         let overhang_mask = (1u64 << bits) - 1;
-        Split {
+        Edge {
             cell,
             overhang_mask,
             empty: empty & overhang_mask,
-            low_bits,
-            row_block,
-            row_blocks_used: AtomicUsize::new(0),
-            // As many row blocks as there can be overhangs, and spares for blocks lost
-            // to races; only those used are touched.
-            slots: ZeroedWords::new(
-                (1 << bits.max(low_bits as usize)) + (SPARE_ROW_BLOCKS << low_bits),
-            ),
         }
+    }
+
+    /// The split before board cell `cell` of `window`, if the split search can serve
+    /// it: its overhang is at most [`MAX_OVERHANG_BITS`] cells and fits the window its
+    /// search above starts in (it does when the window is 64 bits, as every placement
+    /// anchored before the split lies in such a window or an earlier one).
+    pub fn of<L: Lane, const K: usize>(
+        window: &Window<L, K>,
+        reach: &Reach,
+        cell: usize,
+    ) -> Option<Edge> {
+        let bits = reach.overhang_bits(cell);
+        let (offset, at) = start_of(window, cell);
+        (bits <= MAX_OVERHANG_BITS && at + bits <= 64)
+            .then(|| Edge::new(cell, bits, window.not_cells[offset] >> at))
+    }
+
+    /// The board cell the split is before.
+    pub fn cell(&self) -> usize {
+        self.cell
     }
 
     /// Where a node stands against this split: its window `board` starts at cell
@@ -156,6 +159,77 @@ impl Split {
         Cross::Overhang((board >> at | self.empty & outside) & self.overhang_mask)
     }
 
+    /// Where the search above this split starts for `overhang`, with every piece.
+    pub fn above_root<L: Lane, const K: usize>(
+        &self,
+        window: &Window<L, K>,
+        overhang: u64,
+    ) -> Node {
+        let (offset, at) = start_of(window, self.cell);
+        // Every cell before the split filled, then the overhang (which fits the window:
+        // see `Edge::of`). The plain search settles a node crossing here into the same
+        // window before its first step, so the steps are the same.
+        let filled = overhang << at | ((1u64 << at) - 1);
+        Node {
+            board: filled | window.not_cells[offset],
+            copies: 0,
+            offset: offset as u32,
+            unused: window.all_pieces(),
+        }
+    }
+
+    /// [`Edge::cross`] of a node of `window`.
+    #[inline(always)]
+    pub fn cross_node<L: Lane, const K: usize>(&self, window: &Window<L, K>, node: Node) -> Cross {
+        let offset = node.offset as usize;
+        self.cross(
+            node.board,
+            offset * window.shift as usize,
+            window.not_cells[offset],
+        )
+    }
+}
+
+/// One split: where it is, and a slot per overhang met there.
+///
+/// Slots are indexed in two levels so that the few overhangs met (about a thousand of
+/// the 2^20 possible on the meteor board) sit on few pages: the cells of the first row
+/// after the split pick a slot in a row block, and the rest pick the row block, handed
+/// out in the order first met.
+struct Split {
+    edge: Edge,
+    /// Overhang bits that pick a slot within a row block.
+    low_bits: u32,
+    /// Per `overhang >> low_bits`: 1 + its row block, or 0 before the first.
+    row_block: ZeroedWords,
+    row_blocks_used: AtomicUsize,
+    /// Row blocks of `1 << low_bits` slots each; a slot's state is `UNSEARCHED` and so on.
+    slots: ZeroedWords,
+}
+
+impl Split {
+    #[cfg(test)]
+    fn new(cell: usize, bits: usize, width: usize, empty: u64) -> Split {
+        Split::at(Edge::new(cell, bits, empty), width)
+    }
+
+    fn at(edge: Edge, width: usize) -> Split {
+        let bits = edge.overhang_mask.count_ones() as usize;
+        let low_bits = width.clamp(1, bits.max(1)) as u32;
+        let row_block = ZeroedWords::new(1 << (bits as u32).saturating_sub(low_bits));
+        Split {
+            edge,
+            low_bits,
+            row_block,
+            row_blocks_used: AtomicUsize::new(0),
+            // As many row blocks as there can be overhangs, and spares for blocks lost
+            // to races; only those used are touched.
+            slots: ZeroedWords::new(
+                (1 << bits.max(low_bits as usize)) + (SPARE_ROW_BLOCKS << low_bits),
+            ),
+        }
+    }
+
     /// The slot of `overhang`; `None` only if races used up the spare row blocks.
     fn slot(&self, overhang: u64) -> Option<&AtomicU32> {
         let entry = &self.row_block[(overhang >> self.low_bits) as usize];
@@ -182,9 +256,9 @@ impl Split {
     }
 }
 
-/// Where a node stands against a split (see [`Split::cross`]).
+/// Where a node stands against a split (see [`Edge::cross`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Cross {
+pub(crate) enum Cross {
     /// A cell before the split is free.
     Before,
     /// Crossed, and the overhang says all that is left to search.
@@ -230,6 +304,32 @@ pub(crate) struct Workspace {
     building: Vec<Block>,
     /// Nodes visited by the searches above that this thread ran.
     pub nodes: u64,
+    /// Per split, the work of the searches above it (the planner reads it, `plan`).
+    levels: Vec<LevelWork>,
+    /// The planner's bound on [`LevelWork::units`] summed over the splits: a search
+    /// above stops there, its block incomplete. `None` in a run.
+    budget: Option<f64>,
+}
+
+/// The work of the searches above one split.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct LevelWork {
+    /// Overhangs searched.
+    blocks: u64,
+    /// Nodes visited.
+    nodes: u64,
+    /// Entries of the next split's blocks read while combining.
+    entries: u64,
+}
+
+impl LevelWork {
+    /// A node of a search above costs about 1.6 nodes of the plain search, an entry
+    /// read and combined about 0.21 (fitted to instructions counted by callgrind for
+    /// every first split row of the meteor and 4 x 15 boards: a node keeps its path,
+    /// an entry is read, copied, sorted and published).
+    pub fn units(&self) -> f64 {
+        1.6 * self.nodes as f64 + 0.21 * self.entries as f64
+    }
 }
 
 /// A block under construction, with indices relative to its `steps`.
@@ -309,18 +409,10 @@ impl Above {
             return None;
         }
         let width = window.width();
+        let reach = Reach::of(window);
         let splits = splits
             .iter()
-            .map(|&cell| {
-                let bits = overhang_bits(window, cell);
-                let (offset, at) = start_of(window, cell);
-                // The search above starts in the window where the split's row is first:
-                // the overhang must fit it (it does when the window is 64 bits, as every
-                // placement anchored before the split lies in such a window or an
-                // earlier one).
-                (bits <= MAX_OVERHANG_BITS && at + bits <= 64)
-                    .then(|| Split::new(cell, bits, width, window.not_cells[offset] >> at))
-            })
+            .map(|&cell| Edge::of(window, &reach, cell).map(|edge| Split::at(edge, width)))
             .collect::<Option<Vec<Split>>>()?;
         Some(Above {
             splits,
@@ -330,15 +422,10 @@ impl Above {
         })
     }
 
-    /// Where `node` stands against split `s` (see [`Split::cross`]).
+    /// Where `node` stands against split `s` (see [`Edge::cross`]).
     #[inline(always)]
     fn cross<L: Lane, const K: usize>(&self, window: &Window<L, K>, s: usize, node: Node) -> Cross {
-        let offset = node.offset as usize;
-        self.splits[s].cross(
-            node.board,
-            offset * window.shift as usize,
-            window.not_cells[offset],
-        )
+        self.splits[s].edge.cross_node(window, node)
     }
 
     /// Where the block of completions above split `s` for `overhang` starts in the
@@ -355,6 +442,12 @@ impl Above {
         if state == UNSEARCHED && !self.full.load(Ordering::Relaxed) {
             match slot.compare_exchange(UNSEARCHED, BUSY, Ordering::Acquire, Ordering::Acquire) {
                 Ok(_) => {
+                    if scratch.levels.len() < self.splits.len() {
+                        scratch
+                            .levels
+                            .resize(self.splits.len(), LevelWork::default());
+                    }
+                    scratch.levels[s].blocks += 1;
                     self.search_above(window, s, overhang, scratch);
                     scratch.building[s].order_entries(s);
                     state = self.publish(&scratch.building[s], s);
@@ -420,19 +513,8 @@ impl Above {
         overhang: u64,
         scratch: &mut Workspace,
     ) {
-        let (offset, at) = start_of(window, self.splits[s].cell);
-        // Every cell before the split filled, then the overhang (which fits the window:
-        // see `with_arena`). The plain search settles a node crossing here into the
-        // same window before its first step, so the steps are the same.
-        let filled = overhang << at | ((1u64 << at) - 1);
-        let node = Node {
-            board: filled | window.not_cells[offset],
-            copies: 0,
-            offset: offset as u32,
-            unused: window.all_pieces(),
-        };
-        let mut any_pieces = *window;
-        any_pieces.leftover = true;
+        let node = self.splits[s].edge.above_root(window, overhang);
+        let any_pieces = any_pieces(window);
         if scratch.building.len() < self.splits.len() {
             scratch
                 .building
@@ -456,6 +538,12 @@ impl Above {
         scratch: &mut Workspace,
     ) {
         scratch.nodes += 1;
+        scratch.levels[s].nodes += 1;
+        if let Some(budget) = scratch.budget {
+            if scratch.levels.iter().map(LevelWork::units).sum::<f64>() > budget {
+                return;
+            }
+        }
         let used = window.all_pieces() & !node.unused;
         if s + 1 < self.splits.len() {
             if let Cross::Overhang(overhang) = self.cross(window, s + 1, node) {
@@ -473,6 +561,7 @@ impl Above {
                     let n = self.word(start) as usize;
                     let links = start + HEADER + n;
                     let stride = link_words(s + 1);
+                    scratch.levels[s].entries += n as u64;
                     for i in 0..n {
                         let later = self.word(start + HEADER + i);
                         if later & used == 0 {
@@ -513,6 +602,14 @@ impl Above {
     }
 }
 
+/// `window` searched above a split: a full board is a completion whatever pieces it
+/// leaves, as a node below takes the completions that use exactly its own.
+fn any_pieces<'t, L: Lane, const K: usize>(window: &Window<'t, L, K>) -> Window<'t, L, K> {
+    let mut any = *window;
+    any.leftover = true;
+    any
+}
+
 /// Whether the split search can serve `window` at all: every piece one of a kind and
 /// placed (see the module docs).
 pub(crate) fn qualifies<L: Lane, const K: usize>(window: &Window<L, K>) -> bool {
@@ -537,25 +634,39 @@ fn link_words(s: usize) -> usize {
     }
 }
 
-/// The cells after `split` that a placement anchored before it can reach: the bits an
-/// overhang there needs (holes beyond them are the same in every node).
-fn overhang_bits<L: Lane, const K: usize>(window: &Window<L, K>, split: usize) -> usize {
-    let shift = window.shift as usize;
-    // One past the last cell reached, counted from the board's first.
-    let mut reach = 0;
-    for (group, (masks, &used)) in window.masks.iter().zip(window.used_slots).enumerate() {
-        let (offset, _, _) = window.layout.place(group);
-        if window.layout.cell(group) >= split {
-            continue;
-        }
-        for (i, mask) in masks.iter().enumerate() {
-            let mask = mask.widen();
-            if used >> i & 1 == 1 && mask != 0 {
-                reach = reach.max(offset * shift + 64 - mask.leading_zeros() as usize);
+/// Per board cell, one past the last cell that a placement anchored before it can
+/// reach: what an overhang there needs (holes beyond it are the same in every node).
+pub(crate) struct Reach(Vec<usize>);
+
+impl Reach {
+    pub fn of<L: Lane, const K: usize>(window: &Window<L, K>) -> Reach {
+        let shift = window.shift as usize;
+        let mut reach = vec![0; window.cells() + 1];
+        for (group, (masks, &used)) in window.masks.iter().zip(window.used_slots).enumerate() {
+            let (offset, _, _) = window.layout.place(group);
+            // Anchored at `cell`, so it counts for the splits after it.
+            let Some(r) = reach.get_mut(window.layout.cell(group) + 1) else {
+                continue;
+            };
+            for (i, mask) in masks.iter().enumerate() {
+                let mask = mask.widen();
+                if used >> i & 1 == 1 && mask != 0 {
+                    *r = (*r).max(offset * shift + 64 - mask.leading_zeros() as usize);
+                }
             }
         }
+        for c in 1..reach.len() {
+            reach[c] = reach[c].max(reach[c - 1]);
+        }
+        Reach(reach)
     }
-    reach.saturating_sub(split)
+
+    /// The cells from `split` on that a placement anchored before it can reach: the
+    /// bits an overhang there needs.
+    fn overhang_bits(&self, split: usize) -> usize {
+        let reach = self.0.get(split).or(self.0.last()).copied().unwrap_or(0);
+        reach.saturating_sub(split)
+    }
 }
 
 impl<L: Lane, const K: usize> Window<'_, L, K> {

@@ -1,0 +1,469 @@
+//! Where the split search splits, chosen by measurement before the search
+//! (`Splitting::Auto`, the default).
+//!
+//! Splitting before row `r` replaces the plain subtree of every node that crosses `r`
+//! by one look-up, and adds one search above `r`, with every piece, per distinct
+//! overhang met there. It pays when many crossings share few overhangs and the
+//! searches above are not much dearer than the subtrees they replace: a row too low
+//! searches nearly the whole board once per overhang, a row too high saves little.
+//! Measured on the shipped boards, the cost against the first split row is U-shaped,
+//! and the later rows matter little (splitting before every row from the first to the
+//! last changes the meteor's instructions by under 0.1%), so the plan is one choice:
+//! the first row, or none.
+//!
+//! # The measurement
+//! 1. **A sample of the plain tree.** The tree is cut at the first level with at least
+//!    [`MIN_TASKS`] nodes (at most [`MAX_DEPTH`] levels down), and every `stride`-th
+//!    subtree there is walked whole, with `stride` at least [`MIN_STRIDE`] (so at most
+//!    a sixteenth of the tree). The levels above are walked whole. Each node counts with
+//!    the weight of its sample (`tasks / sampled` below the cut, 1 above), so sums
+//!    estimate the whole tree without bias: its nodes, and per candidate row the nodes
+//!    crossing it and the nodes of their subtrees.
+//! 2. **Distinct overhangs.** They do not add up like nodes: overhangs recur, so a
+//!    sample sees more distinct ones than its share. The count in the sample and in
+//!    its first half (every other sampled subtree) fit a power law, extrapolated to the
+//!    whole (never beyond the crossings).
+//! 3. **The searches above**, from the highest row down: a few overhangs met there
+//!    ([`MEASURED`], spread over the sample) are searched above with every piece, with
+//!    the same splits a run would use; the nodes after half of them and after all of
+//!    them fit a power law again (later splits share their work as more overhangs are
+//!    searched), extrapolated to the estimated distinct overhangs.
+//! 4. **The choice.** A row's cost is the nodes south of it, its crossings, and its
+//!    searches above weighted by [`ABOVE_WEIGHT`]; the cheapest row is taken if it is
+//!    below [`MARGIN`] of the plain tree. The walk down stops at the first row dearer
+//!    than the one above it, or when the searches above outgrow their budget (a lower
+//!    row's cost more).
+//!
+//! The measurement counts nodes, not time, so the plan is the same on every machine,
+//! thread count and shard: a sharded run's shards agree on it without talking.
+
+use std::ops::ControlFlow;
+
+use rustc_hash::FxHashMap;
+
+use super::{qualifies, Above, Cross, Edge, LevelWork, Reach, Workspace};
+use crate::search::{Lane, Node, Window};
+
+/// Nodes at the level the sample is cut at: enough that every `stride`-th of them is
+/// a fair sample of the tree.
+const MIN_TASKS: usize = 1024;
+/// The deepest level the sample is cut at.
+const MAX_DEPTH: usize = 10;
+/// The most nodes of the level the sample is cut at that are asked for.
+const MAX_LEVEL: usize = 1 << 18;
+/// Nodes the walk of the sample takes, about, on trees larger than 16 times as many.
+const WALK_NODES: f64 = 2_000_000.0;
+/// Random paths of the first, rough estimate of the tree's size.
+const PROBE_PATHS: usize = 256;
+/// Subtrees of the sparse sample that sizes a large tree again.
+const COARSE_SAMPLED: usize = 32;
+/// Subtrees sampled, about.
+const SAMPLED: usize = 64;
+/// At most one subtree in this many is walked.
+const MIN_STRIDE: usize = 16;
+/// Overhangs searched above per candidate row.
+const MEASURED: usize = 6;
+/// A split is taken only when its estimate is below this share of the plain tree's:
+/// the estimates are rough, and a split that saves little may lose.
+const MARGIN: f64 = 0.8;
+/// The searches above measured may take at most this share of the plain tree's
+/// estimated nodes, or [`MIN_BUDGET`] if more (in [`LevelWork::units`]): rows lower
+/// than those measured within it are not considered.
+const MEASURE_BUDGET: f64 = 1.0 / 32.0;
+const MIN_BUDGET: f64 = 2_000.0;
+const MAX_BUDGET: f64 = 4_000_000.0;
+/// Arena words of a measurement's memo (only the pages written are backed).
+const PILOT_ARENA: usize = 1 << 22;
+/// A node crossing the first split, in nodes of the plain search: it looks up its
+/// completions and combines them (as a node above, [`LevelWork::units`]).
+const CROSSING: f64 = 1.6;
+/// Trees of fewer nodes than this (estimated) are searched plainly: the split cannot
+/// save much, and the measurement would be most of the work.
+const SMALL_TREE: f64 = 20_000.0;
+
+/// The split rows a measurement chose, and what it found (`polytile solve --stats`
+/// prints it).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SplitPlan {
+    /// The rows split before (of the board as searched, counted from 0); empty: the
+    /// plain search.
+    pub rows: Vec<usize>,
+    /// The plain tree's nodes, estimated (0 when nothing was measured).
+    pub plain: f64,
+    /// What was estimated per candidate first row, from the highest down.
+    pub candidates: Vec<RowEstimate>,
+    /// Nodes the measurement visited: the sample of the plain tree and the searches
+    /// above. They are not among a run's nodes.
+    pub pilot_nodes: u64,
+    /// Why there is no split, when there is none and nothing was measured.
+    pub skipped: Option<&'static str>,
+}
+
+/// Estimates for splitting before `row` and every qualifying row after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowEstimate {
+    /// The first row split before.
+    pub row: usize,
+    /// Nodes crossing the row.
+    pub crossings: f64,
+    /// Distinct overhangs among them.
+    pub overhangs: f64,
+    /// The work of the search south of the row, crossings included, in nodes of the
+    /// plain search.
+    pub below: f64,
+    /// The work of the searches above the row (with the later splits), in nodes of the
+    /// plain search; `None` when its measurement outgrew its budget.
+    pub above: Option<f64>,
+}
+
+impl RowEstimate {
+    /// The row's estimated work in nodes of the plain search; `None` if not measured.
+    pub fn cost(&self) -> Option<f64> {
+        self.above.map(|above| self.below + above)
+    }
+}
+
+/// What the sample saw at one candidate row.
+#[derive(Default)]
+struct Tally {
+    /// Weighted crossings, and the weighted nodes of their subtrees.
+    crossings: f64,
+    subtrees: f64,
+    /// Each overhang seen, and whether in the first half of the sample.
+    seen: FxHashMap<u64, bool>,
+    /// Overhangs in the order first seen.
+    order: Vec<u64>,
+    half_distinct: usize,
+}
+
+impl Tally {
+    fn add(&mut self, overhang: u64, weight: f64, subtree: f64, half: bool) {
+        self.crossings += weight;
+        self.subtrees += subtree;
+        let entry = self.seen.entry(overhang).or_insert_with(|| {
+            self.order.push(overhang);
+            false
+        });
+        if half && !*entry {
+            *entry = true;
+            self.half_distinct += 1;
+        }
+    }
+}
+
+/// The walk of the sample (step 1 of the module docs).
+struct Walk<'w, 'a, L, const K: usize> {
+    window: &'w Window<'a, L, K>,
+    edges: &'w [(usize, Edge)],
+    tallies: Vec<Tally>,
+    /// The level the sample is cut at, and the stride and phase of the sampled subtrees
+    /// there; `weight` is their weight.
+    depth: usize,
+    stride: usize,
+    phase: usize,
+    /// Subtrees sampled at the cut.
+    sampled: usize,
+    weight: f64,
+    /// The next subtree's index at the cut.
+    task: usize,
+    nodes: u64,
+}
+
+impl<'w, 'a, L: Lane, const K: usize> Walk<'w, 'a, L, K> {
+    /// A walk of about `sampled` of the `tasks` subtrees at level `depth`, every
+    /// `stride`-th (at least [`MIN_STRIDE`]), tallying crossings of `edges`.
+    fn new(
+        window: &'w Window<'a, L, K>,
+        edges: &'w [(usize, Edge)],
+        depth: usize,
+        tasks: usize,
+        sampled: usize,
+    ) -> Walk<'w, 'a, L, K> {
+        let stride = (tasks / sampled).max(MIN_STRIDE);
+        let phase = stride / 2;
+        let sampled = tasks.saturating_sub(phase).div_ceil(stride);
+        Walk {
+            window,
+            edges,
+            tallies: edges.iter().map(|_| Tally::default()).collect(),
+            depth,
+            stride,
+            phase,
+            sampled,
+            weight: tasks as f64 / sampled.max(1) as f64,
+            task: 0,
+            nodes: 0,
+        }
+    }
+
+    /// The weighted nodes of `node`'s subtree as far as the sample walks it, and the
+    /// node's own weight (0 when it is not walked).
+    fn visit(&mut self, node: Node, level: usize, weight: f64, half: bool) -> (f64, f64) {
+        let window = self.window;
+        let leaf = window.is_leaf(node);
+        let (mut weight, mut half) = (weight, half);
+        // The subtrees at the cut, and solutions above it, are numbered in search order
+        // as the driver numbers its tasks.
+        if level == self.depth || (leaf && level < self.depth) {
+            let task = self.task;
+            self.task += 1;
+            if task % self.stride != self.phase {
+                return (0.0, 0.0);
+            }
+            weight *= self.weight;
+            half = (task / self.stride) % 2 == 0;
+        }
+        self.nodes += 1;
+        if leaf {
+            return (weight, weight);
+        }
+        let low = lowest(window, node);
+        let mut total = weight;
+        let _ = window.for_each_child(node, |_, child| {
+            let (subtree, child_weight) = self.visit(child, level + 1, weight, half);
+            if child_weight == 0.0 {
+                return ControlFlow::Continue(());
+            }
+            total += subtree;
+            let high = lowest(window, child);
+            for (tally, (_, edge)) in self.tallies.iter_mut().zip(self.edges) {
+                if low < edge.cell() && edge.cell() <= high {
+                    if let Cross::Overhang(overhang) = edge.cross_node(window, child) {
+                        tally.add(overhang, child_weight, subtree, half);
+                    }
+                }
+            }
+            ControlFlow::Continue(())
+        });
+        (total, weight)
+    }
+}
+
+/// The lowest free cell of `node` (the board's cells when it is full).
+fn lowest<L: Lane, const K: usize>(window: &Window<L, K>, node: Node) -> usize {
+    let (board, offset) = window.settle(node);
+    offset * window.shift as usize + board.trailing_ones() as usize
+}
+
+/// Knuth's estimate of the plain tree's nodes from [`PROBE_PATHS`] random paths: rough,
+/// but enough to tell a tree of a million nodes from one of a billion, which sets how
+/// sparse the sample is.
+fn rough_size<L: Lane, const K: usize>(window: &Window<L, K>, nodes: &mut u64) -> f64 {
+    let mut rng = fastrand::Rng::with_seed(1);
+    let root = window.root();
+    if window.is_leaf(root) {
+        return 1.0;
+    }
+    // The root's children once: the root is the dearest node to expand, and every
+    // path would expand it.
+    let mut first = Vec::new();
+    let _ = window.for_each_child(root, |_, child| {
+        first.push(child);
+        ControlFlow::Continue(())
+    });
+    *nodes += 1;
+    if first.is_empty() {
+        return 1.0;
+    }
+    let mut children = Vec::new();
+    let mut total = 0.0;
+    for _ in 0..PROBE_PATHS {
+        let mut weight = first.len() as f64;
+        let mut node = first[rng.usize(..first.len())];
+        total += 1.0 + weight;
+        while !window.is_leaf(node) {
+            *nodes += 1;
+            children.clear();
+            let _ = window.for_each_child(node, |_, child| {
+                children.push(child);
+                ControlFlow::Continue(())
+            });
+            if children.is_empty() {
+                break;
+            }
+            weight *= children.len() as f64;
+            total += weight;
+            node = children[rng.usize(..children.len())];
+        }
+    }
+    total / PROBE_PATHS as f64
+}
+
+/// The first level of the tree with at least `min_tasks` nodes (and [`MIN_TASKS`]),
+/// solutions above it carried down, at most [`MAX_DEPTH`] down and [`MAX_LEVEL`] wide:
+/// its depth and its nodes.
+fn cut<L: Lane, const K: usize>(window: &Window<L, K>, min_tasks: usize) -> (usize, usize) {
+    let mut level = vec![window.root()];
+    let mut depth = 0;
+    let min_tasks = min_tasks.clamp(MIN_TASKS, MAX_LEVEL);
+    while level.len() < min_tasks && depth < MAX_DEPTH {
+        let mut next = Vec::new();
+        for &node in &level {
+            if window.is_leaf(node) {
+                next.push(node);
+                continue;
+            }
+            let _ = window.for_each_child(node, |_, child| {
+                next.push(child);
+                ControlFlow::Continue(())
+            });
+        }
+        if next.len() == level.len() {
+            break;
+        }
+        level = next;
+        depth += 1;
+    }
+    (depth, level.len())
+}
+
+/// `x` extrapolated from a sample at `x` and its half at `half`, to `scale` times the
+/// sample, by the power law through the two (growth between none and linear).
+fn extrapolate(x: f64, half: f64, scale: f64) -> f64 {
+    if x <= 0.0 {
+        return 0.0;
+    }
+    let exponent = if half > 0.0 {
+        (x / half).log2().clamp(0.0, 1.0)
+    } else {
+        1.0
+    };
+    x * scale.max(1.0).powf(exponent)
+}
+
+/// The split rows for `window`, by measurement (see the module docs).
+pub(crate) fn plan<L: Lane, const K: usize>(window: &Window<L, K>) -> SplitPlan {
+    let mut plan = SplitPlan::default();
+    if !qualifies(window) {
+        plan.skipped = Some("pieces with copies, or pieces that may be left over");
+        return plan;
+    }
+    let width = window.width();
+    let rows = window.cells().div_ceil(width);
+    let reach = Reach::of(window);
+    let edges: Vec<(usize, Edge)> = (1..rows)
+        .filter_map(|row| Edge::of(window, &reach, row * width).map(|edge| (row, edge)))
+        .collect();
+    if edges.is_empty() {
+        plan.skipped = Some("no row's overhang fits (at most 24 cells)");
+        return plan;
+    }
+    let mut size = rough_size(window, &mut plan.pilot_nodes);
+    if size < SMALL_TREE {
+        plan.plain = size;
+        plan.skipped = Some("a small tree");
+        return plan;
+    }
+    if size > MIN_STRIDE as f64 * WALK_NODES {
+        // Random paths run short on heavy-tailed trees (the one-sided pentominoes 6 x
+        // 15: 30 times short), so a tree large enough for the walk to be sparser than
+        // its least is sized again by a sparse sample of its subtrees first.
+        let (depth, tasks) = cut(window, MAX_LEVEL);
+        let mut coarse = Walk::new(window, &[], depth, tasks, COARSE_SAMPLED);
+        size = size.max(coarse.visit(window.root(), 0, 1.0, true).0);
+        plan.pilot_nodes += coarse.nodes;
+    }
+    // Sparser samples of larger trees: the walk takes about `WALK_NODES` of them.
+    let wanted = ((size / WALK_NODES).ceil() as usize).max(MIN_STRIDE);
+    let (depth, tasks) = cut(window, wanted.saturating_mul(SAMPLED));
+    let mut walk = Walk::new(window, &edges, depth, tasks, SAMPLED);
+    if depth == 0 || walk.sampled == 0 {
+        plan.skipped = Some("a small tree");
+        return plan;
+    }
+    let (plain, _) = walk.visit(window.root(), 0, 1.0, true);
+    plan.pilot_nodes += walk.nodes;
+    plan.plain = plain;
+    if plain < SMALL_TREE {
+        plan.skipped = Some("a small tree");
+        return plan;
+    }
+    // Sampled subtrees stand for `scale` times as many; the half sample for twice as
+    // many as the sample.
+    let scale = walk.weight;
+    let overhangs: Vec<f64> = walk
+        .tallies
+        .iter()
+        .map(|t| {
+            extrapolate(t.order.len() as f64, t.half_distinct as f64, scale)
+                .min(t.crossings)
+                .max(t.order.len() as f64)
+        })
+        .collect();
+    let mut budget = (MEASURE_BUDGET * plain).clamp(MIN_BUDGET, MAX_BUDGET);
+    let mut best: Option<(f64, usize)> = None;
+    for (i, tally) in walk.tallies.iter().enumerate().rev() {
+        if tally.order.is_empty() {
+            // Not crossed in the sample: nothing to search above it.
+            continue;
+        }
+        let cells: Vec<usize> = edges[i..].iter().map(|(_, edge)| edge.cell()).collect();
+        let Some(above) = Above::with_arena(window, &cells, PILOT_ARENA) else {
+            continue;
+        };
+        let (work, spent) = measure(window, &above, &tally.order, budget);
+        budget -= spent;
+        plan.pilot_nodes += work.iter().map(|w| w.nodes).sum::<u64>();
+        let above = (budget >= 0.0).then(|| {
+            // The first split's work per overhang, for every overhang met there; each
+            // later split's per block, for as many blocks as overhangs the plain tree
+            // meets there, or as the sample searched if more.
+            let m = work[0].blocks.max(1) as f64;
+            let first = overhangs[i] * work[0].units() / m;
+            let later: f64 = work[1..]
+                .iter()
+                .zip(&overhangs[i + 1..])
+                .filter(|(w, _)| w.blocks > 0)
+                .map(|(w, &d)| d.max(w.blocks as f64) * w.units() / w.blocks as f64)
+                .sum();
+            first + later
+        });
+        let estimate = RowEstimate {
+            row: edges[i].0,
+            crossings: tally.crossings,
+            overhangs: overhangs[i],
+            below: plain - tally.subtrees + CROSSING * tally.crossings,
+            above,
+        };
+        let cost = estimate.cost();
+        plan.candidates.push(estimate);
+        let Some(cost) = cost else {
+            // Over budget: a lower row would search more.
+            break;
+        };
+        if best.is_none_or(|(b, _)| cost < b) {
+            best = Some((cost, i));
+        }
+    }
+    if let Some((cost, i)) = best {
+        if cost < MARGIN * plain {
+            plan.rows = edges[i..].iter().map(|&(row, _)| row).collect();
+        }
+    }
+    plan
+}
+
+/// The searches above [`MEASURED`] of the overhangs `seen` at the first split of
+/// `above` (spread over them), with the later splits' searches they need: the work per
+/// split, and the units spent (more than `budget` if it ran out).
+fn measure<L: Lane, const K: usize>(
+    window: &Window<L, K>,
+    above: &Above,
+    seen: &[u64],
+    budget: f64,
+) -> (Vec<LevelWork>, f64) {
+    let m = seen.len().min(MEASURED);
+    let mut scratch = Workspace {
+        budget: Some(budget),
+        ..Workspace::default()
+    };
+    for j in 0..m {
+        let _ = above.block(window, 0, seen[j * seen.len() / m], &mut scratch);
+        let spent: f64 = scratch.levels.iter().map(LevelWork::units).sum();
+        if spent > budget {
+            return (scratch.levels, spent);
+        }
+    }
+    let spent = scratch.levels.iter().map(LevelWork::units).sum();
+    (scratch.levels, spent)
+}
