@@ -530,7 +530,9 @@ impl TilingSolver {
     ) -> Option<&'static str> {
         let window = self.window::<L, K>(lanes);
         if !meet::qualifies(&window) {
-            return Some("the split search serves puzzles with every piece one of a kind and placed (no copies, no pieces left over)");
+            return Some(
+                "the split search serves puzzles with every piece one of a kind (no copies)",
+            );
         }
         let cells = split_cells(&window, rows);
         if rows.is_empty() {

@@ -40,8 +40,9 @@
 //! step, so the steps kept are the plain search's, at their absolute offsets.
 //!
 //! # Limits
-//! An overhang must be at most 24 cells, each piece must be one copy, and every piece
-//! must be placed: [`Above::new`] says whether a window qualifies.
+//! An overhang must be at most 24 cells and each piece must be one copy: [`Above::new`]
+//! says whether a window qualifies. Pieces may be left over: a node then takes every
+//! completion whose pieces are among its own, in the order found.
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
@@ -295,6 +296,9 @@ pub(crate) struct Above {
     arena_len: AtomicUsize,
     /// Set once a block did not fit: no more blocks are searched.
     full: AtomicBool,
+    /// Whether the puzzle's pieces may be left over: a node then takes every
+    /// completion whose pieces are among its own, not only those that use them all.
+    leftover: bool,
 }
 
 /// One thread's working space for [`Window::search_split`]: a block being built per
@@ -374,11 +378,12 @@ impl Block {
     /// of one set of pieces (the first split's nodes), or entries whose sets differ
     /// from each other's (a search above, which keeps them in turn with its own steps,
     /// each then a set of its own), so the order of the entries of one set is all that
-    /// the order of the solutions depends on.
-    fn order_entries(&mut self, s: usize) {
+    /// the order of the solutions depends on. With pieces left over a node takes the
+    /// entries of every set within its own, so every block keeps the order found.
+    fn order_entries(&mut self, s: usize, leftover: bool) {
         self.order.clear();
         self.order.extend(0..self.used.len() as u32);
-        if s > 0 {
+        if s > 0 && !leftover {
             let used = &self.used;
             self.order.sort_unstable_by_key(|&i| (used[i as usize], i));
         }
@@ -419,6 +424,7 @@ impl Above {
             arena: ZeroedWords::new(words),
             arena_len: AtomicUsize::new(0),
             full: AtomicBool::new(false),
+            leftover: window.leftover,
         })
     }
 
@@ -449,7 +455,7 @@ impl Above {
                     }
                     scratch.levels[s].blocks += 1;
                     self.search_above(window, s, overhang, scratch);
-                    scratch.building[s].order_entries(s);
+                    scratch.building[s].order_entries(s, self.leftover);
                     state = self.publish(&scratch.building[s], s);
                     slot.store(state, Ordering::Release);
                 }
@@ -610,10 +616,10 @@ fn any_pieces<'t, L: Lane, const K: usize>(window: &Window<'t, L, K>) -> Window<
     any
 }
 
-/// Whether the split search can serve `window` at all: every piece one of a kind and
-/// placed (see the module docs).
+/// Whether the split search can serve `window` at all: every piece one of a kind (see
+/// the module docs).
 pub(crate) fn qualifies<L: Lane, const K: usize>(window: &Window<L, K>) -> bool {
-    !window.copies.any() && !window.leftover && window.layout.pieces < 32
+    !window.copies.any() && window.layout.pieces < 32
 }
 
 /// The window the search above split `cell` starts in (the one where the split's row is
@@ -732,17 +738,29 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
             let way = above.word(link) as usize;
             let next = above.word(link + 1);
             if next == END {
-                if used == unused {
+                // Every piece placed, or (with pieces left over) a full board.
+                if used == unused || above.leftover {
                     self.report(path, visitor, above, way, None)?;
                 }
                 continue;
             }
             let rest = unused & !used;
+            let next = next as usize;
+            let m = above.word(next) as usize;
+            if above.leftover {
+                // Every completion whose pieces are among those left, in the order
+                // found (such blocks are not grouped: `Block::order_entries`).
+                for j in 0..m {
+                    if above.word(next + HEADER + j) & !rest == 0 {
+                        let completion = next + HEADER + m + link_words(1) * j;
+                        self.report(path, visitor, above, way, Some(completion))?;
+                    }
+                }
+                continue;
+            }
             if signature(rest) & !above.word_pair(link + 2) != 0 {
                 continue;
             }
-            let next = next as usize;
-            let m = above.word(next) as usize;
             // The block's entries are grouped by their pieces (`Block::order_entries`):
             // the first with `rest`, then the rest of its group.
             let (mut lo, mut hi) = (0, m);

@@ -335,7 +335,7 @@ fn extrapolate(x: f64, half: f64, scale: f64) -> f64 {
 pub(crate) fn plan<L: Lane, const K: usize>(window: &Window<L, K>) -> SplitPlan {
     let mut plan = SplitPlan::default();
     if !qualifies(window) {
-        plan.skipped = Some("pieces with copies, or pieces that may be left over");
+        plan.skipped = Some("pieces with copies (the memo counts those)");
         return plan;
     }
     let width = window.width();

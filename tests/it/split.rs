@@ -185,8 +185,26 @@ fn random_puzzles_split_anywhere_give_the_plain_solutions_in_order() {
             });
             covered += size;
         }
+        // Half the cases with one or two pieces more, left over.
+        let leftover = rng.below(2) == 0;
+        if leftover {
+            for _ in 0..1 + rng.below(2) {
+                let size = 1 + rng.below(4);
+                let shape = tiling::random_shape(&mut rng, grid, size);
+                let lattice: Vec<_> = tiling::to_cells(grid, &shape)
+                    .iter()
+                    .map(|&(r, c)| grid.lattice(0, r, c))
+                    .collect();
+                pieces.push(Piece {
+                    name: pieces.len().to_string(),
+                    cells: normalise(grid, &lattice),
+                    motion: [Motion::Free, Motion::OneSided, Motion::Fixed][rng.below(3)],
+                    count: 1,
+                });
+            }
+        }
         let rows = board.width.max(board.height) + 1;
-        let p = puzzle(&board, &pieces, false);
+        let p = puzzle(&board, &pieces, leftover);
         for mode in [Mode::All, Mode::Distinct] {
             match compare(&p, mode, (1, rows), &[1, 2]) {
                 Ok(k) => accepted += k,
@@ -198,6 +216,38 @@ fn random_puzzles_split_anywhere_give_the_plain_solutions_in_order() {
         cases += 1;
     }
     assert!(accepted >= 300, "only {accepted} row sets were accepted");
+}
+
+#[test]
+fn pieces_left_over_split_give_the_plain_solutions_in_order() {
+    // The 12 pentominoes on 5 x 11: one is left over in each of the 16,412 solutions.
+    let mut puzzle = shipped("pentomino-5x12");
+    puzzle.board.height = 11;
+    puzzle.board.cells.truncate(55);
+    puzzle.allow_leftover = true;
+    let plain = plain_solver(&puzzle, Mode::All).unwrap();
+    let (solutions, count, _, nodes) = run(&plain, 2);
+    assert_eq!(count, 16_412);
+    let auto = TilingSolver::new(&puzzle, Mode::All).unwrap();
+    assert!(!auto.split_rows().is_empty(), "the split pays here");
+    let mut splits = vec![Splitting::Auto];
+    splits.extend([3, 5, 8].map(|r| Splitting::Rows((r..11).collect())));
+    splits.push(Splitting::Rows(vec![4, 7]));
+    for splitting in splits {
+        let mut split = TilingSolver::new(&puzzle, Mode::All).unwrap();
+        split.set_splitting(splitting.clone()).unwrap();
+        for threads in [1, 2] {
+            let (got, got_count, _, got_nodes) = run(&split, threads);
+            assert_eq!(got_count, count, "{splitting:?}, {threads} threads");
+            assert!(
+                got == solutions,
+                "{splitting:?}, {threads} threads: another order"
+            );
+            if splitting == Splitting::Auto {
+                assert!(got_nodes * 4 < nodes, "{got_nodes} nodes against {nodes}");
+            }
+        }
+    }
 }
 
 #[test]
