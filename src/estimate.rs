@@ -143,6 +143,18 @@ pub struct Estimate {
     pub exact: bool,
     /// The node rate, unless no probe was asked for.
     pub rate: Option<Rate>,
+    /// For a tiling that splits by default (`--split auto`): the rows it chose and its
+    /// estimated work, in nodes of the plain search (the time at the plain rate).
+    pub split: Option<SplitWork>,
+}
+
+/// What a split run is estimated to cost, beside the plain tree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SplitWork {
+    /// The rows split before (of the board as searched).
+    pub rows: Vec<usize>,
+    /// Its work in nodes of the plain search (`crate::SplitPlan`).
+    pub work: f64,
 }
 
 impl Estimate {
@@ -202,6 +214,22 @@ impl Estimate {
             }
             out.push('\n');
         }
+        if let Some(split) = &self.split {
+            out += &format!(
+                "{:<12}before rows {}..{} (--split auto, the default): about {} nodes' work",
+                "split",
+                split.rows[0],
+                split.rows[split.rows.len() - 1],
+                approximately(split.work),
+            );
+            if let Some(rate) = self.rate {
+                out += &format!(
+                    ", {} on one thread",
+                    duration(split.work / rate.per_second())
+                );
+            }
+            out += " (the figures above are --split off's)\n";
+        }
         out
     }
 
@@ -241,6 +269,13 @@ impl Estimate {
                 "one_thread": self.seconds(1),
                 "threads": threads,
                 "on_threads": self.seconds(threads),
+            });
+        }
+        if let Some(split) = &self.split {
+            line["split"] = json!({
+                "rows": split.rows,
+                "work": split.work,
+                "seconds_one_thread": self.rate.map(|r| split.work / r.per_second()),
             });
         }
         line
@@ -318,6 +353,7 @@ pub(crate) fn estimate<S: Search>(search: &S, options: &EstimateOptions) -> Esti
         levels: vec![strata.len() as f64],
         exact: true,
         rate: None,
+        split: None,
     };
     if strata.is_empty() {
         // Dead before any task: nothing to sample.

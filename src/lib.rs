@@ -54,7 +54,7 @@ pub mod tiling;
 mod zeroed;
 
 pub use driver::{default_threads, Mode, Options, Progress, Shard, ShardError, Summary};
-pub use estimate::{Estimate, EstimateOptions};
+pub use estimate::{Estimate, EstimateOptions, SplitWork};
 pub use grid::{Board, Grid, Motion, Piece, Point};
 pub use meet::plan::{RowEstimate, SplitPlan};
 pub use puzzle::{Puzzle, PuzzleError};

@@ -36,7 +36,7 @@ use std::sync::OnceLock;
 
 use crate::count::{Counting, Memo, MemoOptions, MemoReport};
 use crate::driver::{self, Mode, Options, Progress, Sink, Summary};
-use crate::estimate::{self, Estimate, EstimateOptions};
+use crate::estimate::{self, Estimate, EstimateOptions, SplitWork};
 use crate::grid::{self, normalise, Board, Grid, Piece};
 use crate::meet::plan::SplitPlan;
 use crate::meet::{self, Above};
@@ -451,8 +451,9 @@ impl TilingSolver {
 
     /// Knuth's estimate of the plain search (`Splitting::Off`) of
     /// [`TilingSolver::count`]: its nodes and solutions, with their spread, and the node
-    /// rate (see [`crate::estimate`]). A split run visits fewer nodes where the split
-    /// pays; the solutions are the same.
+    /// rate (see [`crate::estimate`]); under [`Splitting::Auto`] also the rows the
+    /// split chooses and its estimated work (`Estimate::split`). The solutions are the
+    /// same either way.
     pub fn estimate(&self, options: &EstimateOptions) -> Estimate {
         on_lanes!(self, estimate_with(options))
     }
@@ -555,7 +556,16 @@ impl TilingSolver {
         options: &EstimateOptions,
     ) -> Estimate {
         let window = self.window::<L, K>(lanes);
-        estimate::estimate(&self.tiles(&window), options)
+        let mut estimate = estimate::estimate(&self.tiles(&window), options);
+        estimate.split = self.split_plan().and_then(|plan| {
+            let first = *plan.rows.first()?;
+            let row = plan.candidates.iter().find(|c| c.row == first)?;
+            Some(SplitWork {
+                rows: plan.rows.clone(),
+                work: row.cost()?,
+            })
+        });
+        estimate
     }
 }
 

@@ -137,12 +137,14 @@ fn the_command_prints_the_estimate_and_the_time() {
         "1",
     ]);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 5, "{out}");
+    assert_eq!(lines.len(), 6, "{out}");
     assert!(lines[0].starts_with("data/pentomino-6x10.puz: all solutions, estimated from "));
     assert!(lines[1].starts_with("nodes ") && lines[1].contains("(standard error)"));
     assert!(lines[2].starts_with("solutions "));
     assert!(lines[3].starts_with("rate ") && lines[3].contains("nodes a second on one thread"));
     assert!(lines[4].starts_with("time ") && lines[4].contains("on 2 threads"));
+    // The split the default chooses, with its work and time.
+    assert!(lines[5].starts_with("split       before rows ") && lines[5].contains("on one thread"));
 
     // A tree small enough is searched whole: exact, and it says so.
     let out = stdout_of(&["estimate", "data/magic-square-3.sum", "--probe", "0"]);
@@ -197,6 +199,37 @@ fn json_carries_every_figure_and_the_seed_fixes_them() {
         m
     };
     assert_eq!(strip(&out), strip(&stdout_of(&args)));
+}
+
+#[test]
+fn a_tiling_that_splits_by_default_gets_the_split_estimated_too() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let meteor = polytile::Puzzle::load(&data.join("meteor.puz")).unwrap();
+    let solver = TilingSolver::new(&meteor, Mode::All).unwrap();
+    let estimate = solver.estimate(&sampled());
+    let split = estimate
+        .split
+        .as_ref()
+        .expect("the meteor splits by default");
+    assert_eq!(split.rows, solver.split_rows());
+    assert!(
+        split.work > 0.0 && split.work < estimate.nodes.mean / 2.0,
+        "{split:?} against {:?}",
+        estimate.nodes
+    );
+    // Plain: no split to report.
+    let mut plain = TilingSolver::new(&meteor, Mode::All).unwrap();
+    plain.set_splitting(polytile::Splitting::Off).unwrap();
+    assert!(plain.estimate(&sampled()).split.is_none());
+    let file = data.join("meteor.puz");
+    let file = file.to_str().unwrap();
+    let text = stdout_of(&["estimate", file, "--probe", "0.05"]);
+    assert!(text.contains("split       before rows 3..9"), "{text}");
+    let json = json_lines(&stdout_of(&[
+        "estimate", file, "--probe", "0.05", "--format", "json",
+    ]));
+    assert!(json[0]["split"]["rows"].is_array(), "{json:?}");
+    assert!(json[0]["split"]["seconds_one_thread"].as_f64().unwrap() > 0.0);
 }
 
 #[test]
