@@ -557,12 +557,17 @@ fn run_solve(puzzle: &Puzzle, solve: &SolveArgs) -> Result<(), CliError> {
         extra.insert("memo".into(), json!(m));
     }
     let options = flags.options();
-    if !solver.split_rows_for(&options).is_empty() {
-        extra.insert("split".into(), json!(solver.split_rows_for(&options)));
+    // The memo's count does not split.
+    let rows = if memoised {
+        &[][..]
+    } else {
+        solver.split_rows_for(&options)
+    };
+    if !rows.is_empty() {
+        extra.insert("split".into(), json!(rows));
     }
-    let measured = options
-        .limit
-        .is_none()
+    // Measured only where the run splits: not under a limit, nor when the memo counts.
+    let measured = (options.limit.is_none() && !memoised)
         .then(|| solver.split_plan())
         .flatten();
     if let Some(plan) = measured {

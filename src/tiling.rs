@@ -531,9 +531,7 @@ impl TilingSolver {
     ) -> Option<&'static str> {
         let window = self.window::<L, K>(lanes);
         if !meet::qualifies(&window) {
-            return Some(
-                "the split search serves puzzles with every piece one of a kind (no copies)",
-            );
+            return Some("the split search serves at most 31 different pieces");
         }
         let cells = split_cells(&window, rows);
         if rows.is_empty() {

@@ -40,9 +40,11 @@
 //! step, so the steps kept are the plain search's, at their absolute offsets.
 //!
 //! # Limits
-//! An overhang must be at most 24 cells and each piece must be one copy: [`Above::new`]
-//! says whether a window qualifies. Pieces may be left over: a node then takes every
-//! completion whose pieces are among its own, in the order found.
+//! An overhang must be at most 24 cells and there must be at most 31 different pieces:
+//! [`Above::new`] says whether a window qualifies. Pieces may be left over: a node then
+//! takes every completion whose pieces are among its own, in the order found. Pieces
+//! may have copies: an entry then keeps how many copies of each it places (in the
+//! fields of the puzzle's `Copies`), and fits a node's only if no field exceeds it.
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
@@ -173,7 +175,7 @@ impl Edge {
         let filled = overhang << at | ((1u64 << at) - 1);
         Node {
             board: filled | window.not_cells[offset],
-            copies: 0,
+            copies: window.copies.all,
             offset: offset as u32,
             unused: window.all_pieces(),
         }
@@ -299,6 +301,14 @@ pub(crate) struct Above {
     /// Whether the puzzle's pieces may be left over: a node then takes every
     /// completion whose pieces are among its own, not only those that use them all.
     leftover: bool,
+    /// Pieces of one copy (their `unused` bits say all).
+    singles: u32,
+    /// The copies of every piece with more than one (`Copies::all`), and the field of
+    /// each such piece: an entry's copies are kept in these fields, as counts placed.
+    copies_all: u64,
+    fields: Vec<u64>,
+    /// Words per entry for its pieces: 1, or 3 with copies (the fields' `u64` too).
+    used_words: usize,
 }
 
 /// One thread's working space for [`Window::search_split`]: a block being built per
@@ -339,7 +349,10 @@ impl LevelWork {
 /// A block under construction, with indices relative to its `steps`.
 #[derive(Default)]
 struct Block {
+    /// Per entry, the pieces of one copy it places, and (`copies`) how many copies of
+    /// each piece with more it places, in the fields of the puzzle's `Copies`.
     used: Vec<u32>,
+    copies: Vec<u64>,
     /// Per entry: where its steps start in `steps`, its link, and (first split only) the
     /// signature of the block it links to.
     links: Vec<(u32, u32, u64)>,
@@ -363,6 +376,7 @@ impl Block {
     fn reserved() -> Block {
         Block {
             used: Vec::with_capacity(1024),
+            copies: Vec::with_capacity(1024),
             links: Vec::with_capacity(1024),
             steps: Vec::with_capacity(4096),
             // A path places each piece at most once: under 32 steps.
@@ -384,9 +398,31 @@ impl Block {
         self.order.clear();
         self.order.extend(0..self.used.len() as u32);
         if s > 0 && !leftover {
-            let used = &self.used;
-            self.order.sort_unstable_by_key(|&i| (used[i as usize], i));
+            let mut order = std::mem::take(&mut self.order);
+            if self.copies.is_empty() {
+                let used = &self.used;
+                order.sort_unstable_by_key(|&i| (used[i as usize], i));
+            } else {
+                order.sort_unstable_by_key(|&i| (self.used[i as usize], self.copies_of(i), i));
+            }
+            self.order = order;
         }
+    }
+
+    /// Keeps an entry: its pieces, its steps (at `at`) and its link; its copies only
+    /// when the puzzle has some (`COPIES`), as they are 0 otherwise.
+    #[inline(always)]
+    fn push<const COPIES: bool>(&mut self, (used, copies): (u32, u64), link: (u32, u32, u64)) {
+        self.used.push(used);
+        if COPIES {
+            self.copies.push(copies);
+        }
+        self.links.push(link);
+    }
+
+    /// The copies of entry `i` (0 when none are kept).
+    fn copies_of(&self, i: u32) -> u64 {
+        self.copies.get(i as usize).copied().unwrap_or(0)
     }
 }
 
@@ -425,6 +461,15 @@ impl Above {
             arena_len: AtomicUsize::new(0),
             full: AtomicBool::new(false),
             leftover: window.leftover,
+            singles: (0..window.layout.pieces)
+                .filter(|&p| window.copies.field[p] == 0)
+                .fold(0, |m, p| m | 1 << p),
+            copies_all: window.copies.all,
+            fields: (0..window.layout.pieces)
+                .map(|p| window.copies.field[p])
+                .filter(|&f| f != 0)
+                .collect(),
+            used_words: if window.copies.any() { 3 } else { 1 },
         })
     }
 
@@ -482,31 +527,48 @@ impl Above {
     fn publish(&self, block: &Block, s: usize) -> u32 {
         let n = block.used.len();
         let stride = link_words(s);
-        let len = HEADER + (1 + stride) * n + block.steps.len();
+        let uw = self.used_words;
+        let len = HEADER + (uw + stride) * n + block.steps.len();
         let start = self.arena_len.fetch_add(len, Ordering::Relaxed);
         let end = start + len;
         if end > self.arena.len() || end + PUBLISHED as usize > u32::MAX as usize {
             self.full.store(true, Ordering::Relaxed);
             return NOT_KEPT;
         }
-        let steps_at = (start + HEADER + (1 + stride) * n) as u32;
+        let steps_at = (start + HEADER + (uw + stride) * n) as u32;
         let sig = block
             .used
             .iter()
             .fold(0, |sig, &used| sig | signature(used));
-        let words = [n as u32, sig as u32, (sig >> 32) as u32]
-            .into_iter()
-            .chain(block.order.iter().map(|&i| block.used[i as usize]))
-            .chain(block.order.iter().flat_map(|&i| {
-                let (at, next, sig) = block.links[i as usize];
-                [steps_at + at, next, sig as u32, (sig >> 32) as u32]
-                    .into_iter()
-                    .take(stride)
-            }))
-            .chain(block.steps.iter().copied());
-        for (cell, w) in self.arena[start..end].iter().zip(words) {
-            cell.store(w, Ordering::Relaxed);
+        let mut at = start;
+        let mut put = |word: u32| {
+            self.arena[at].store(word, Ordering::Relaxed);
+            at += 1;
+        };
+        for word in [n as u32, sig as u32, (sig >> 32) as u32] {
+            put(word);
         }
+        for &i in &block.order {
+            put(block.used[i as usize]);
+            if uw == 3 {
+                let c = block.copies_of(i);
+                put(c as u32);
+                put((c >> 32) as u32);
+            }
+        }
+        for &i in &block.order {
+            let (steps, next, sig) = block.links[i as usize];
+            put(steps_at + steps);
+            put(next);
+            if stride == 4 {
+                put(sig as u32);
+                put((sig >> 32) as u32);
+            }
+        }
+        for &word in &block.steps {
+            put(word);
+        }
+        debug_assert_eq!(at, end);
         PUBLISHED + start as u32
     }
 
@@ -528,15 +590,20 @@ impl Above {
         }
         let b = &mut scratch.building[s];
         b.used.clear();
+        b.copies.clear();
         b.links.clear();
         b.steps.clear();
         b.path.clear();
-        self.tile(&any_pieces, s, node, scratch);
+        if self.fields.is_empty() {
+            self.tile::<L, K, false>(&any_pieces, s, node, scratch);
+        } else {
+            self.tile::<L, K, true>(&any_pieces, s, node, scratch);
+        }
     }
 
     /// The search above split `s`, from `node`: records in `scratch.building[s]` each
     /// full board and each completion of a later split it reaches.
-    fn tile<L: Lane, const K: usize>(
+    fn tile<L: Lane, const K: usize, const COPIES: bool>(
         &self,
         window: &Window<L, K>,
         s: usize,
@@ -550,7 +617,7 @@ impl Above {
                 return;
             }
         }
-        let used = window.all_pieces() & !node.unused;
+        let used = self.used_from_root(node);
         if s + 1 < self.splits.len() {
             if let Cross::Overhang(overhang) = self.cross(window, s + 1, node) {
                 if let Some(start) = self.block(window, s + 1, overhang, scratch) {
@@ -560,19 +627,18 @@ impl Above {
                         // The first split's completions are used by nodes below it only,
                         // each wanting one set of pieces: keep the way to the next
                         // split's block and combine there (see `complete`).
-                        b.used.push(used);
-                        b.links.push((at, start as u32, self.word_pair(start + 1)));
+                        b.push::<COPIES>(used, (at, start as u32, self.word_pair(start + 1)));
                         return;
                     }
                     let n = self.word(start) as usize;
-                    let links = start + HEADER + n;
+                    let links = start + HEADER + self.used_words * n;
                     let stride = link_words(s + 1);
                     scratch.levels[s].entries += n as u64;
                     for i in 0..n {
-                        let later = self.word(start + HEADER + i);
-                        if later & used == 0 {
-                            b.used.push(later | used);
-                            b.links.push((at, (links + stride * i) as u32, 0));
+                        let (later, later_copies) = self.used_at::<COPIES>(start, i);
+                        if later & used.0 == 0 && self.within::<COPIES>(later_copies, node.copies) {
+                            let both = (later | used.0, later_copies + used.1);
+                            b.push::<COPIES>(both, (at, (links + stride * i) as u32, 0));
                         }
                     }
                     return;
@@ -584,16 +650,46 @@ impl Above {
         if window.is_leaf(node) {
             let b = &mut scratch.building[s];
             let at = b.keep_path();
-            b.used.push(used);
-            b.links.push((at, END, 0));
+            b.push::<COPIES>(used, (at, END, 0));
             return;
         }
         let _ = window.for_each_child(node, |step, child| {
             scratch.building[s].path.push(step);
-            self.tile(window, s, child, scratch);
+            self.tile::<L, K, COPIES>(window, s, child, scratch);
             scratch.building[s].path.pop();
             ControlFlow::Continue(())
         });
+    }
+
+    /// What a search above has placed on reaching `node` (it starts with every piece
+    /// and copy): the pieces of one copy, and the copies of the others, in their fields.
+    #[inline(always)]
+    fn used_from_root(&self, node: Node) -> (u32, u64) {
+        (!node.unused & self.singles, self.copies_all - node.copies)
+    }
+
+    /// What a node with `unused` pieces and `copies` has left to place, as an entry
+    /// keeps it (see [`Above::used_from_root`]).
+    #[inline(always)]
+    fn left(&self, unused: u32, copies: u64) -> (u32, u64) {
+        (unused & self.singles, copies)
+    }
+
+    /// Entry `i` of the block at `start`: its pieces and copies (`COPIES`: whether the
+    /// puzzle has copies, so entries keep them).
+    #[inline(always)]
+    fn used_at<const COPIES: bool>(&self, start: usize, i: usize) -> (u32, u64) {
+        if !COPIES {
+            return (self.word(start + HEADER + i), 0);
+        }
+        let at = start + HEADER + 3 * i;
+        (self.word(at), self.word_pair(at + 1))
+    }
+
+    /// Whether `copies` placed fit within `left` in every field.
+    #[inline(always)]
+    fn within<const COPIES: bool>(&self, copies: u64, left: u64) -> bool {
+        !COPIES || self.fields.iter().all(|&f| copies & f <= left & f)
     }
 
     #[inline(always)]
@@ -616,10 +712,10 @@ fn any_pieces<'t, L: Lane, const K: usize>(window: &Window<'t, L, K>) -> Window<
     any
 }
 
-/// Whether the split search can serve `window` at all: every piece one of a kind (see
-/// the module docs).
+/// Whether the split search can serve `window` at all: fewer than 32 different pieces
+/// (see the module docs).
 pub(crate) fn qualifies<L: Lane, const K: usize>(window: &Window<L, K>) -> bool {
-    !window.copies.any() && window.layout.pieces < 32
+    window.layout.pieces < 32
 }
 
 /// The window the search above split `cell` starts in (the one where the split's row is
@@ -701,7 +797,11 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
                     return self.search(node, path, visitor);
                 };
                 visitor.node();
-                return self.complete(node, path, visitor, above, start);
+                return if above.fields.is_empty() {
+                    self.complete::<V, false>(node, path, visitor, above, start)
+                } else {
+                    self.complete::<V, true>(node, path, visitor, above, start)
+                };
             }
         }
         visitor.node();
@@ -719,7 +819,7 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
     /// That block holds, per way to the next split (or to a full board), the pieces it
     /// places and the next split's block: a completion is such a way, then one of that
     /// block's completions that uses exactly the pieces still unused.
-    fn complete<V: Visitor>(
+    fn complete<V: Visitor, const COPIES: bool>(
         &self,
         node: Node,
         path: &mut Path,
@@ -727,38 +827,41 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
         above: &Above,
         start: usize,
     ) -> ControlFlow<()> {
-        let unused = node.unused;
+        let (unused, copies) = above.left(node.unused, node.copies);
         let n = above.word(start) as usize;
+        let links = start + HEADER + above.used_words * n;
         for i in 0..n {
-            let used = above.word(start + HEADER + i);
-            if used & !unused != 0 {
+            let (used, used_copies) = above.used_at::<COPIES>(start, i);
+            if used & !unused != 0 || !above.within::<COPIES>(used_copies, copies) {
                 continue;
             }
-            let link = start + HEADER + n + link_words(0) * i;
+            let link = links + link_words(0) * i;
             let way = above.word(link) as usize;
             let next = above.word(link + 1);
             if next == END {
                 // Every piece placed, or (with pieces left over) a full board.
-                if used == unused || above.leftover {
+                if (used, used_copies) == (unused, copies) || above.leftover {
                     self.report(path, visitor, above, way, None)?;
                 }
                 continue;
             }
-            let rest = unused & !used;
+            let rest = (unused & !used, copies - used_copies);
             let next = next as usize;
             let m = above.word(next) as usize;
+            let completions = next + HEADER + above.used_words * m;
             if above.leftover {
                 // Every completion whose pieces are among those left, in the order
                 // found (such blocks are not grouped: `Block::order_entries`).
                 for j in 0..m {
-                    if above.word(next + HEADER + j) & !rest == 0 {
-                        let completion = next + HEADER + m + link_words(1) * j;
+                    let (later, later_copies) = above.used_at::<COPIES>(next, j);
+                    if later & !rest.0 == 0 && above.within::<COPIES>(later_copies, rest.1) {
+                        let completion = completions + link_words(1) * j;
                         self.report(path, visitor, above, way, Some(completion))?;
                     }
                 }
                 continue;
             }
-            if signature(rest) & !above.word_pair(link + 2) != 0 {
+            if signature(rest.0) & !above.word_pair(link + 2) != 0 {
                 continue;
             }
             // The block's entries are grouped by their pieces (`Block::order_entries`):
@@ -766,17 +869,17 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
             let (mut lo, mut hi) = (0, m);
             while lo < hi {
                 let mid = (lo + hi) / 2;
-                if above.word(next + HEADER + mid) < rest {
+                if above.used_at::<COPIES>(next, mid) < rest {
                     lo = mid + 1;
                 } else {
                     hi = mid;
                 }
             }
             for j in lo..m {
-                if above.word(next + HEADER + j) != rest {
+                if above.used_at::<COPIES>(next, j) != rest {
                     break;
                 }
-                let completion = next + HEADER + m + link_words(1) * j;
+                let completion = completions + link_words(1) * j;
                 self.report(path, visitor, above, way, Some(completion))?;
             }
         }

@@ -53,6 +53,9 @@ const MAX_DEPTH: usize = 10;
 const MAX_LEVEL: usize = 1 << 18;
 /// Nodes the walk of the sample takes, about, on trees larger than 16 times as many.
 const WALK_NODES: f64 = 2_000_000.0;
+/// The most nodes one walk of a sample may visit (8 times what it aims at): a tree whose
+/// sampled subtrees are larger still is searched plainly.
+const WALK_MOST: u64 = 16_000_000;
 /// Random paths of the first, rough estimate of the tree's size.
 const PROBE_PATHS: usize = 256;
 /// Subtrees of the sparse sample that sizes a large tree again.
@@ -167,6 +170,10 @@ struct Walk<'w, 'a, L, const K: usize> {
     /// The next subtree's index at the cut.
     task: usize,
     nodes: u64,
+    /// The most nodes the walk may visit; past them it stops, and says so in `over`
+    /// (a tree too large for its sample, as a domino tiling's).
+    most: u64,
+    over: bool,
 }
 
 impl<'w, 'a, L: Lane, const K: usize> Walk<'w, 'a, L, K> {
@@ -193,6 +200,8 @@ impl<'w, 'a, L: Lane, const K: usize> Walk<'w, 'a, L, K> {
             weight: tasks as f64 / sampled.max(1) as f64,
             task: 0,
             nodes: 0,
+            most: WALK_MOST,
+            over: false,
         }
     }
 
@@ -214,7 +223,10 @@ impl<'w, 'a, L: Lane, const K: usize> Walk<'w, 'a, L, K> {
             half = (task / self.stride) % 2 == 0;
         }
         self.nodes += 1;
-        if leaf {
+        if self.nodes > self.most {
+            self.over = true;
+        }
+        if leaf || self.over {
             return (weight, weight);
         }
         let low = lowest(window, node);
@@ -335,7 +347,7 @@ fn extrapolate(x: f64, half: f64, scale: f64) -> f64 {
 pub(crate) fn plan<L: Lane, const K: usize>(window: &Window<L, K>) -> SplitPlan {
     let mut plan = SplitPlan::default();
     if !qualifies(window) {
-        plan.skipped = Some("pieces with copies (the memo counts those)");
+        plan.skipped = Some("32 different pieces, more than the split search serves");
         return plan;
     }
     let width = window.width();
@@ -362,6 +374,10 @@ pub(crate) fn plan<L: Lane, const K: usize>(window: &Window<L, K>) -> SplitPlan 
         let mut coarse = Walk::new(window, &[], depth, tasks, COARSE_SAMPLED);
         size = size.max(coarse.visit(window.root(), 0, 1.0, true).0);
         plan.pilot_nodes += coarse.nodes;
+        if coarse.over {
+            plan.skipped = Some("a tree too large to sample");
+            return plan;
+        }
     }
     // Sparser samples of larger trees: the walk takes about `WALK_NODES` of them.
     let wanted = ((size / WALK_NODES).ceil() as usize).max(MIN_STRIDE);
@@ -374,6 +390,10 @@ pub(crate) fn plan<L: Lane, const K: usize>(window: &Window<L, K>) -> SplitPlan 
     let (plain, _) = walk.visit(window.root(), 0, 1.0, true);
     plan.pilot_nodes += walk.nodes;
     plan.plain = plain;
+    if walk.over {
+        plan.skipped = Some("a tree too large to sample");
+        return plan;
+    }
     if plain < SMALL_TREE {
         plan.skipped = Some("a small tree");
         return plan;

@@ -160,29 +160,44 @@ fn the_meteor_file_split_as_the_binary_counts_its_2098_with_fewer_nodes() {
     );
 }
 
+/// A random connected piece of `size` cells on `grid`, with a random motion, named
+/// `index`.
+fn random_piece(rng: &mut Rng, grid: Grid, size: usize, index: usize) -> Piece {
+    let shape = tiling::random_shape(rng, grid, size);
+    let lattice: Vec<_> = tiling::to_cells(grid, &shape)
+        .iter()
+        .map(|&(r, c)| grid.lattice(0, r, c))
+        .collect();
+    Piece {
+        name: index.to_string(),
+        cells: normalise(grid, &lattice),
+        motion: [Motion::Free, Motion::OneSided, Motion::Fixed][rng.below(3)],
+        count: 1,
+    }
+}
+
 #[test]
 fn random_puzzles_split_anywhere_give_the_plain_solutions_in_order() {
     let mut rng = Rng(0x5eed_0a11);
-    let (mut cases, mut accepted) = (0, 0);
+    let (mut cases, mut accepted, mut with_copies) = (0, 0, 0);
     while cases < 150 {
         let board = random_board(&mut rng);
         let grid = board.grid;
         let n = board.cells.iter().filter(|&&c| c).count();
-        let mut pieces = Vec::new();
+        let mut pieces: Vec<Piece> = Vec::new();
         let mut covered = 0;
         while covered < n {
+            // Now and then another copy of the last piece.
+            if let Some(last) = pieces.last_mut() {
+                let size = last.cells.len();
+                if rng.below(3) == 0 && covered + size <= n {
+                    last.count += 1;
+                    covered += size;
+                    continue;
+                }
+            }
             let size = (1 + rng.below(4)).min(n - covered);
-            let shape = tiling::random_shape(&mut rng, grid, size);
-            let lattice: Vec<_> = tiling::to_cells(grid, &shape)
-                .iter()
-                .map(|&(r, c)| grid.lattice(0, r, c))
-                .collect();
-            pieces.push(Piece {
-                name: pieces.len().to_string(),
-                cells: normalise(grid, &lattice),
-                motion: [Motion::Free, Motion::OneSided, Motion::Fixed][rng.below(3)],
-                count: 1,
-            });
+            pieces.push(random_piece(&mut rng, grid, size, pieces.len()));
             covered += size;
         }
         // Half the cases with one or two pieces more, left over.
@@ -190,24 +205,18 @@ fn random_puzzles_split_anywhere_give_the_plain_solutions_in_order() {
         if leftover {
             for _ in 0..1 + rng.below(2) {
                 let size = 1 + rng.below(4);
-                let shape = tiling::random_shape(&mut rng, grid, size);
-                let lattice: Vec<_> = tiling::to_cells(grid, &shape)
-                    .iter()
-                    .map(|&(r, c)| grid.lattice(0, r, c))
-                    .collect();
-                pieces.push(Piece {
-                    name: pieces.len().to_string(),
-                    cells: normalise(grid, &lattice),
-                    motion: [Motion::Free, Motion::OneSided, Motion::Fixed][rng.below(3)],
-                    count: 1,
-                });
+                pieces.push(random_piece(&mut rng, grid, size, pieces.len()));
             }
         }
         let rows = board.width.max(board.height) + 1;
         let p = puzzle(&board, &pieces, leftover);
+        let copies = pieces.iter().any(|piece| piece.count > 1);
         for mode in [Mode::All, Mode::Distinct] {
             match compare(&p, mode, (1, rows), &[1, 2]) {
-                Ok(k) => accepted += k,
+                Ok(k) => {
+                    accepted += k;
+                    with_copies += if copies { k } else { 0 };
+                }
                 // No symmetry piece, or a puzzle the solver refuses: nothing to split.
                 Err(e) if !e.contains("rows") => {}
                 Err(e) => panic!("case {cases}: {p:?}\n  {e}"),
@@ -216,6 +225,32 @@ fn random_puzzles_split_anywhere_give_the_plain_solutions_in_order() {
         cases += 1;
     }
     assert!(accepted >= 300, "only {accepted} row sets were accepted");
+    assert!(with_copies >= 50, "only {with_copies} row sets with copies");
+}
+
+#[test]
+fn copies_split_give_the_plain_solutions_in_order() {
+    // 14 dominoes on 4 x 7 (781 tilings), and a set with copies of two pieces.
+    let dominoes = Puzzle::parse(
+        "name: dominoes-4x7\ngrid: square\nboard:\nxxxx\nxxxx\nxxxx\nxxxx\nxxxx\nxxxx\nxxxx\n\npiece D: count 14\nDD\n",
+        "dominoes-4x7",
+    )
+    .unwrap();
+    let mixed = Puzzle::parse(
+        "name: mixed\ngrid: square\nboard:\nxxxx\nxxxx\nxxxx\nxxxx\nxxxx\nxxxx\n\npiece L: count 2\nL.\nL.\nLL\n\npiece D: count 4\nDD\n\npiece O:\nOO\nOO\n\npiece I:\nIIII\n",
+        "mixed",
+    )
+    .unwrap();
+    for (p, rows, solutions) in [(&dominoes, 7, Some(781)), (&mixed, 6, None)] {
+        let plain = plain_solver(p, Mode::All).unwrap();
+        let (_, count, _, _) = run(&plain, 1);
+        if let Some(known) = solutions {
+            assert_eq!(count, known, "{}", p.name);
+        }
+        assert!(count > 0, "{}", p.name);
+        let accepted = compare(p, Mode::All, (1, rows), &[1, 2]).unwrap();
+        assert!(accepted >= 2 * rows - 4, "{}: {accepted} row sets", p.name);
+    }
 }
 
 #[test]
@@ -272,12 +307,11 @@ fn rows_the_split_search_cannot_serve_are_refused() {
     refuse("meteor", vec![4, 3], "must increase");
     refuse("meteor", vec![3, 3], "must increase");
     refuse("meteor", vec![10], "past the board");
-    refuse("dominoes-10x10", vec![3], "one of a kind");
-    refuse("dominoes-10x10", vec![3], "no copies");
-    // Boards over 64 cells are served.
+    // Boards over 64 cells, and copies, are served.
     for (name, rows) in [
         ("one-sided-pentomino-3x30", vec![5]),
         ("hexiamonds-4x9", vec![3]),
+        ("dominoes-10x10", vec![3, 4]),
     ] {
         let mut solver = TilingSolver::new(&shipped(name), Mode::All).unwrap();
         solver.set_splitting(Splitting::Rows(rows.clone())).unwrap();
@@ -405,9 +439,9 @@ fn auto_split_is_measured_alike_on_every_solver_and_skipped_under_a_limit() {
     let plain = plain_solver(&puzzle, Mode::Distinct).unwrap();
     let (x, y) = (a.count(&limited), plain.count(&limited));
     assert_eq!((x.solutions, x.nodes), (y.solutions, y.nodes));
-    // Puzzles the split search cannot serve say why nothing was measured.
-    let dominoes = TilingSolver::new(&shipped("dominoes-10x10"), Mode::All).unwrap();
-    let plan = dominoes.split_plan().unwrap();
+    // A small tree says why nothing was measured.
+    let small = TilingSolver::new(&shipped("tetrahex-7x4"), Mode::All).unwrap();
+    let plan = small.split_plan().unwrap();
     assert!(plan.rows.is_empty() && plan.skipped.is_some(), "{plan:?}");
     let off = plain_solver(&puzzle, Mode::All).unwrap();
     assert!(off.split_plan().is_none());
