@@ -12,27 +12,33 @@
 //! the first row, or none.
 //!
 //! # The measurement
-//! 1. **A sample of the plain tree.** The tree is cut at the first level with at least
-//!    [`MIN_TASKS`] nodes (at most [`MAX_DEPTH`] levels down), and every `stride`-th
-//!    subtree there is walked whole, with `stride` at least [`MIN_STRIDE`] (so at most
-//!    a sixteenth of the tree). The levels above are walked whole. Each node counts with
-//!    the weight of its sample (`tasks / sampled` below the cut, 1 above), so sums
-//!    estimate the whole tree without bias: its nodes, and per candidate row the nodes
-//!    crossing it and the nodes of their subtrees.
-//! 2. **Distinct overhangs.** They do not add up like nodes: overhangs recur, so a
+//! 1. **How large the tree is.** [`PROBE_PATHS`] random paths (Knuth's estimate) tell
+//!    a small tree, searched plainly, from a large one; a large one is sized again by a
+//!    sparse sample of [`COARSE_SAMPLED`] subtrees, as random paths run short on
+//!    heavy-tailed trees.
+//! 2. **A sample of the plain tree.** The tree is cut at the first level with at least
+//!    [`MIN_TASKS`] nodes (more for larger trees, at most [`MAX_DEPTH`] levels down),
+//!    and every `stride`-th subtree there is walked whole, with `stride` at least
+//!    [`MIN_STRIDE`] and large enough that the walk takes about [`WALK_NODES`] on large
+//!    trees (never more than [`WALK_MOST`]). The levels above are walked whole. Each
+//!    node counts with the weight of its sample (`tasks / sampled` below the cut, 1
+//!    above), so sums estimate the whole tree without bias: its nodes, and per
+//!    candidate row the nodes crossing it and the nodes of their subtrees.
+//! 3. **Distinct overhangs.** They do not add up like nodes: overhangs recur, so a
 //!    sample sees more distinct ones than its share. The count in the sample and in
 //!    its first half (every other sampled subtree) fit a power law, extrapolated to the
 //!    whole (never beyond the crossings).
-//! 3. **The searches above**, from the highest row down: a few overhangs met there
-//!    ([`MEASURED`], spread over the sample) are searched above with every piece, with
-//!    the same splits a run would use; the nodes after half of them and after all of
-//!    them fit a power law again (later splits share their work as more overhangs are
-//!    searched), extrapolated to the estimated distinct overhangs.
-//! 4. **The choice.** A row's cost is the nodes south of it, its crossings, and its
-//!    searches above weighted by [`ABOVE_WEIGHT`]; the cheapest row is taken if it is
-//!    below [`MARGIN`] of the plain tree. The walk down stops at the first row dearer
-//!    than the one above it, or when the searches above outgrow their budget (a lower
-//!    row's cost more).
+//! 4. **The searches above**, from the highest row down: [`MEASURED`] overhangs met
+//!    there (spread over the sample) are searched above with every piece, with the
+//!    same later splits a run would use, and their work is counted per split
+//!    ([`LevelWork::units`]: nodes, and the later blocks' entries combined, in nodes of
+//!    the plain search). The first split's work per overhang counts once per distinct
+//!    overhang estimated there; each later split's work per block counts once per
+//!    distinct overhang the sample met at that row. The rows measured share a budget
+//!    ([`MEASURE_BUDGET`] of the tree); past it no lower row is considered.
+//! 5. **The choice.** A row's cost is the nodes south of it, its crossings (each a
+//!    look-up, [`CROSSING`]) and the work above; the cheapest row, with every row after
+//!    it, is taken if it is below [`MARGIN`] of the plain tree.
 //!
 //! The measurement counts nodes, not time, so the plan is the same on every machine,
 //! thread count and shard: a sharded run's shards agree on it without talking.
