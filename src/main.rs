@@ -20,9 +20,7 @@ use serde_json::{json, Map, Value};
 use polytile::picture::MAX_PANELS;
 use polytile::runs::{self, Fingerprint, Resumed};
 use polytile::sums::{self, SumsSolver};
-use polytile::{
-    Mode, Options, Progress, Puzzle, SplitPlan, Splitting, Summary, TablesReport, TilingSolver,
-};
+use polytile::{Mode, Options, Progress, Puzzle, Splitting, Summary, TablesReport, TilingSolver};
 
 /// Tiling and number-placement puzzles solved with 64-bit masks.
 #[derive(Parser)]
@@ -572,9 +570,9 @@ fn run_solve(puzzle: &Puzzle, solve: &SolveArgs) -> Result<(), CliError> {
         .flatten();
     if let Some(plan) = measured {
         if flags.format == Format::Json {
-            extra.insert("split_plan".into(), split_plan_json(plan));
+            extra.insert("split_plan".into(), plan.json());
         } else if flags.stats && plan.skipped.is_none() {
-            print_split_plan(plan);
+            eprint!("{}", plan.text());
         }
     }
     printer.finish(
@@ -584,53 +582,6 @@ fn run_solve(puzzle: &Puzzle, solve: &SolveArgs) -> Result<(), CliError> {
         solver.symmetries() as u64,
         fingerprint,
     )
-}
-
-/// What `--split auto` measured, as a JSON object for the summary.
-fn split_plan_json(plan: &SplitPlan) -> Value {
-    let candidates: Vec<Value> = plan
-        .candidates
-        .iter()
-        .map(|c| {
-            json!({
-                "row": c.row,
-                "crossings": c.crossings.round(),
-                "overhangs": c.overhangs.round(),
-                "below": c.below.round(),
-                "above": c.above.map(f64::round),
-                "cost": c.cost().map(f64::round),
-            })
-        })
-        .collect();
-    json!({
-        "rows": plan.rows,
-        "plain": plan.plain.round(),
-        "pilot_nodes": plan.pilot_nodes,
-        "candidates": candidates,
-        "skipped": plan.skipped,
-    })
-}
-
-/// What `--split auto` measured, on standard error (`--stats`): per candidate first
-/// row, the estimated crossings, distinct overhangs, and nodes south and north of it.
-fn print_split_plan(plan: &SplitPlan) {
-    eprintln!(
-        "split auto: plain tree about {:.0} nodes; measured with {} nodes; rows {:?}",
-        plan.plain, plan.pilot_nodes, plan.rows
-    );
-    for c in &plan.candidates {
-        let cost = c
-            .cost()
-            .map_or("over budget".to_string(), |x| format!("{x:.0}"));
-        eprintln!(
-            "  from row {:>3}: crossings {:.0}, overhangs {:.0}, south {:.0}, north {}, cost {cost}",
-            c.row,
-            c.crossings,
-            c.overhangs,
-            c.below,
-            c.above.map_or("-".to_string(), |x| format!("{x:.0}")),
-        );
-    }
 }
 
 fn run_sums(model: &sums::Model, flags: &SearchFlags, source: &str) -> Result<(), CliError> {

@@ -661,7 +661,7 @@ impl<L: Lane + Sync, const K: usize, F: Leaves<L, K>> Search for Tiles<'_, L, K,
     }
 
     fn worker_nodes(&self, scratch: &Workspace) -> u64 {
-        scratch.nodes
+        scratch.nodes()
     }
 
     fn depth(&self) -> usize {

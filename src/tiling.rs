@@ -556,11 +556,9 @@ impl TilingSolver {
         let window = self.window::<L, K>(lanes);
         let mut estimate = estimate::estimate(&self.tiles(&window), options);
         estimate.split = self.split_plan().and_then(|plan| {
-            let first = *plan.rows.first()?;
-            let row = plan.candidates.iter().find(|c| c.row == first)?;
             Some(SplitWork {
                 rows: plan.rows.clone(),
-                work: row.cost()?,
+                work: plan.chosen()?.cost()?,
             })
         });
         estimate

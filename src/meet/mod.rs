@@ -285,8 +285,9 @@ fn touch_for_writing(word: &AtomicU32) {
 
 /// The memoised completions above each split, shared by every thread.
 ///
-/// An overhang's block in the arena holds `n`, the number of its entries, then the set
-/// of pieces each uses (`n` words, so a node scans them without touching the rest), then
+/// An overhang's block in the arena holds `n`, the number of its entries, then the
+/// pieces each uses (one word each, three with copies: [`Above::used_words`], so a node
+/// scans them without touching the rest), then
 /// per entry the word where its first steps start and a link (or `END` after a full
 /// board). Steps are kept as `[count, slot, slot, ...]` (`Step::slot`), in the block
 /// too. An entry of the first split is a way to the next split, linked to that split's
@@ -307,8 +308,6 @@ pub(crate) struct Above {
     /// each such piece: an entry's copies are kept in these fields, as counts placed.
     copies_all: u64,
     fields: Vec<u64>,
-    /// Words per entry for its pieces: 1, or 3 with copies (the fields' `u64` too).
-    used_words: usize,
 }
 
 /// One thread's working space for [`Window::search_split`]: a block being built per
@@ -316,13 +315,19 @@ pub(crate) struct Above {
 #[derive(Default)]
 pub(crate) struct Workspace {
     building: Vec<Block>,
-    /// Nodes visited by the searches above that this thread ran.
-    pub nodes: u64,
-    /// Per split, the work of the searches above it (the planner reads it, `plan`).
+    /// Per split, the work of the searches above it that this thread ran (the planner
+    /// reads it, `plan`).
     levels: Vec<LevelWork>,
     /// The planner's bound on [`LevelWork::units`] summed over the splits: a search
     /// above stops there, its block incomplete. `None` in a run.
     budget: Option<f64>,
+}
+
+impl Workspace {
+    /// Nodes visited by the searches above that this thread ran.
+    pub fn nodes(&self) -> u64 {
+        self.levels.iter().map(|level| level.nodes).sum()
+    }
 }
 
 /// The work of the searches above one split.
@@ -379,7 +384,8 @@ impl Block {
             copies: Vec::with_capacity(1024),
             links: Vec::with_capacity(1024),
             steps: Vec::with_capacity(4096),
-            // A path places each piece at most once: under 32 steps.
+            // A path places each piece once, or as often as it has copies: 32 steps
+            // serve every set without copies.
             path: Vec::with_capacity(32),
             order: Vec::with_capacity(1024),
         }
@@ -469,7 +475,6 @@ impl Above {
                 .map(|p| window.copies.field[p])
                 .filter(|&f| f != 0)
                 .collect(),
-            used_words: if window.copies.any() { 3 } else { 1 },
         })
     }
 
@@ -527,7 +532,7 @@ impl Above {
     fn publish(&self, block: &Block, s: usize) -> u32 {
         let n = block.used.len();
         let stride = link_words(s);
-        let uw = self.used_words;
+        let uw = self.used_words();
         let len = HEADER + (uw + stride) * n + block.steps.len();
         let start = self.arena_len.fetch_add(len, Ordering::Relaxed);
         let end = start + len;
@@ -610,7 +615,6 @@ impl Above {
         node: Node,
         scratch: &mut Workspace,
     ) {
-        scratch.nodes += 1;
         scratch.levels[s].nodes += 1;
         if let Some(budget) = scratch.budget {
             if scratch.levels.iter().map(LevelWork::units).sum::<f64>() > budget {
@@ -631,7 +635,7 @@ impl Above {
                         return;
                     }
                     let n = self.word(start) as usize;
-                    let links = start + HEADER + self.used_words * n;
+                    let links = start + HEADER + self.used_words() * n;
                     let stride = link_words(s + 1);
                     scratch.levels[s].entries += n as u64;
                     for i in 0..n {
@@ -659,6 +663,16 @@ impl Above {
             scratch.building[s].path.pop();
             ControlFlow::Continue(())
         });
+    }
+
+    /// Words per entry for its pieces: 1, or 3 with copies (the fields' `u64` too).
+    #[inline(always)]
+    fn used_words(&self) -> usize {
+        if self.fields.is_empty() {
+            1
+        } else {
+            3
+        }
     }
 
     /// What a search above has placed on reaching `node` (it starts with every piece
@@ -829,7 +843,7 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
     ) -> ControlFlow<()> {
         let (unused, copies) = above.left(node.unused, node.copies);
         let n = above.word(start) as usize;
-        let links = start + HEADER + above.used_words * n;
+        let links = start + HEADER + above.used_words() * n;
         for i in 0..n {
             let (used, used_copies) = above.used_at::<COPIES>(start, i);
             if used & !unused != 0 || !above.within::<COPIES>(used_copies, copies) {
@@ -848,7 +862,7 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
             let rest = (unused & !used, copies - used_copies);
             let next = next as usize;
             let m = above.word(next) as usize;
-            let completions = next + HEADER + above.used_words * m;
+            let completions = next + HEADER + above.used_words() * m;
             if above.leftover {
                 // Every completion whose pieces are among those left, in the order
                 // found (such blocks are not grouped: `Block::order_entries`).

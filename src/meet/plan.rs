@@ -132,6 +132,67 @@ impl RowEstimate {
     }
 }
 
+impl SplitPlan {
+    /// The estimate of the first row chosen, if a split was.
+    pub fn chosen(&self) -> Option<&RowEstimate> {
+        let first = *self.rows.first()?;
+        self.candidates.iter().find(|c| c.row == first)
+    }
+
+    /// What was measured, for people (`polytile solve --stats`): a line, then one per
+    /// candidate first row with its estimated crossings, distinct overhangs, and work
+    /// south and north of it.
+    pub fn text(&self) -> String {
+        if let Some(why) = self.skipped {
+            return format!("split auto: no split ({why})\n");
+        }
+        let mut out = format!(
+            "split auto: plain tree about {:.0} nodes; measured with {} nodes; rows {:?}\n",
+            self.plain, self.pilot_nodes, self.rows
+        );
+        for c in &self.candidates {
+            let cost = c
+                .cost()
+                .map_or("over budget".to_string(), |x| format!("{x:.0}"));
+            out += &format!(
+                "  from row {:>3}: crossings {:.0}, overhangs {:.0}, south {:.0}, north {}, cost {cost}\n",
+                c.row,
+                c.crossings,
+                c.overhangs,
+                c.below,
+                c.above.map_or("-".to_string(), |x| format!("{x:.0}")),
+            );
+        }
+        out
+    }
+
+    /// What was measured, as one JSON object for programs (figures rounded).
+    pub fn json(&self) -> serde_json::Value {
+        use serde_json::json;
+        let candidates: Vec<serde_json::Value> = self
+            .candidates
+            .iter()
+            .map(|c| {
+                json!({
+                    "row": c.row,
+                    "crossings": c.crossings.round(),
+                    "overhangs": c.overhangs.round(),
+                    "below": c.below.round(),
+                    "above": c.above.map(f64::round),
+                    "cost": c.cost().map(f64::round),
+                })
+            })
+            .collect();
+        json!({
+            "rows": self.rows,
+            "plain": self.plain.round(),
+            "pilot_nodes": self.pilot_nodes,
+            "candidates": candidates,
+            "skipped": self.skipped,
+        })
+    }
+}
+
 /// What the sample saw at one candidate row.
 #[derive(Default)]
 struct Tally {

@@ -46,7 +46,7 @@ fn split(window: &Window, above: &Above) -> (Vec<Solution>, u64, u64) {
     };
     let mut scratch = Workspace::default();
     let _ = window.search_split(window.root(), &mut Path::new(), &mut v, above, &mut scratch);
-    (v.boards, v.nodes, scratch.nodes)
+    (v.boards, v.nodes, scratch.nodes())
 }
 
 #[test]
@@ -171,7 +171,7 @@ fn threads_share_one_memo() {
         for (node, path) in part {
             let _ = window.search_split(*node, &mut path.clone(), &mut v, &fresh, &mut scratch);
         }
-        (v.boards, v.nodes, scratch.nodes)
+        (v.boards, v.nodes, scratch.nodes())
     };
     let (first, second) = std::thread::scope(|s| {
         let a = s.spawn(|| run(halves.0));
