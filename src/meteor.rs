@@ -78,6 +78,7 @@ pub(crate) static WINDOW: Window<'static> = Window {
     copies: &crate::search::Copies::NONE,
     leftover: false,
     pockets: crate::tables::pockets::Pockets::NONE,
+    first: &[],
 };
 
 /// The result of a run.

@@ -136,8 +136,8 @@ impl TablesReport {
 
     /// The tables a run of `puzzle` in `mode` builds.
     pub fn for_puzzle(puzzle: &Puzzle, mode: Mode) -> Result<TablesReport, TilingError> {
-        let setup = Setup::new(puzzle, mode)?;
-        let (tables, census) = setup.tables(true, true)?;
+        let mut setup = Setup::new(puzzle, mode)?;
+        let (tables, census) = setup.run_tables()?;
         Ok(TablesReport {
             name: puzzle.name.clone(),
             grid: setup.board.grid,
@@ -396,9 +396,14 @@ fn tables_text(r: &TablesReport) -> String {
             );
         }
         (Some(p), Restriction::Symmetry(n)) => {
+            let when = if crate::search::first_steps(t).is_empty() {
+                "placed when the lowest free cell reaches it"
+            } else {
+                "placed first, from the root"
+            };
             let _ = writeln!(
                 out,
-                "{word} piece: {p} (keeps one placement per orbit of the board's {n} symmetries; each solution found stands for its class)"
+                "{word} piece: {p} (keeps one placement per orbit of the board's {n} symmetries, {when}; each solution found stands for its class)"
             );
         }
         (None, _) => {

@@ -178,6 +178,41 @@ pub(crate) struct Window<'t, L, const K: usize> {
     pub leftover: bool,
     /// The pocket check (`tables::pockets`): off for the meteor.
     pub pockets: Pockets<'t>,
+    /// The root's children when one piece is placed first ([`Window::first_steps`]):
+    /// the placements of the piece a symmetry restricts, in table order. Empty: the
+    /// root is searched like any node, from its lowest free cell.
+    pub first: &'t [Step],
+}
+
+/// The placements of the piece `t` restricts to one per orbit of a symmetry group, as
+/// steps to take first from the root ([`Window::first`]), if every one lies in the
+/// root's window. Placed first, that piece cuts the whole tree by about the group's
+/// order; placed when the lowest free cell reaches it, it cuts only the subtrees below
+/// it, and the nodes above them (often most of the tree) are searched once per element
+/// of the group. Empty when nothing is restricted.
+pub(crate) fn first_steps(t: &Tables) -> Vec<Step> {
+    let Some(piece) = t.restricted_piece else {
+        return Vec::new();
+    };
+    let shift = t.shift_rows * t.width;
+    let mut steps = Vec::new();
+    for offset in 0..t.offsets {
+        for anchor in 0..t.layout.anchors {
+            let group = t.layout.group(offset, anchor, piece);
+            for i in 0..t.counts[group] as usize {
+                let slot = t.layout.slot(group, i);
+                if (t.masks[slot].leading_zeros() as usize) < offset * shift {
+                    return Vec::new();
+                }
+                steps.push(Step {
+                    piece: piece as u8,
+                    offset: offset as u16,
+                    slot: slot as u32,
+                });
+            }
+        }
+    }
+    steps
 }
 
 impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
@@ -205,7 +240,21 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             copies: &Copies::NONE,
             leftover: false,
             pockets: Pockets::new(&t.pockets),
+            first: &[],
         })
+    }
+
+    /// The first board cell north of every cell a first step covers (0 without first
+    /// steps): north of it every node's cells are as on the empty board.
+    pub fn first_end(&self) -> usize {
+        self.first
+            .iter()
+            .map(|step| {
+                let mask = self.step_mask(step) << (step.offset as u32 * self.shift);
+                64 - mask.leading_zeros() as usize
+            })
+            .max()
+            .unwrap_or(0)
     }
 
     /// The empty board.
@@ -284,6 +333,10 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         node: Node,
         mut f: impl FnMut(Step, Node) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
+        // The empty board is only ever the root.
+        if !self.first.is_empty() && node.offset == 0 && node.board == self.not_cells[0] {
+            return self.for_each_first(node, f);
+        }
         let unused = node.unused;
         let (board, offset) = self.settle(node);
         if board == u64::MAX {
@@ -376,6 +429,28 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
                 };
                 f(step, child)?;
             }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// [`Window::for_each_child`] of the root when a piece is placed first: each of
+    /// [`Window::first`] in turn, the window left where the root's is.
+    #[cold]
+    fn for_each_first(
+        &self,
+        node: Node,
+        mut f: impl FnMut(Step, Node) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        for step in self.first {
+            let piece = usize::from(step.piece);
+            let (unused, copies) = self.copies.take(piece, node.unused, node.copies);
+            let child = Node {
+                board: node.board | self.step_mask(step) << (u32::from(step.offset) * self.shift),
+                copies,
+                offset: 0,
+                unused,
+            };
+            f(*step, child)?;
         }
         ControlFlow::Continue(())
     }

@@ -30,6 +30,13 @@
 //! keeps the least under those symmetries, and counts the class's size from the
 //! symmetries that fix the solution. Nothing is deduplicated after the fact. In
 //! [`Mode::All`] each class is then written out whole.
+//!
+//! The restricted piece is placed first, from the root (when each of its kept
+//! placements lies in the first window), so the restriction divides the whole tree
+//! rather than the subtrees below the node whose lowest free cell reaches the piece.
+//! Which piece: the one with the fewest kept placements, unless the tree is large,
+//! where a Knuth estimate of the trees of the few candidates with the fewest decides
+//! (the solid pentominoes' X, not their I).
 
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
@@ -38,10 +45,10 @@ use crate::count::{Counting, Memo, MemoOptions, MemoReport};
 use crate::driver::{self, Mode, Options, Progress, Sink, Summary};
 use crate::estimate::{self, Estimate, EstimateOptions, SplitWork};
 use crate::grid::{self, normalise, Board, Grid, Piece};
-use crate::meet::plan::SplitPlan;
+use crate::meet::plan::{self, SplitPlan};
 use crate::meet::{self, Above};
 use crate::puzzle::Puzzle;
-use crate::search::{Copies, Lane, Lanes, Leaves, Node, Step, Tiles, Window};
+use crate::search::{self, Copies, Lane, Lanes, Leaves, Node, Step, Tiles, Window};
 use crate::symmetry::{Group, NONE};
 use crate::tables::generate::{self, MAX_PIECES};
 use crate::tables::{Census, Tables, TablesError};
@@ -171,6 +178,9 @@ pub struct TilingSolver {
     splitting: Splitting,
     /// The measurement of [`Splitting::Auto`], made at its first use.
     plan: OnceLock<SplitPlan>,
+    /// The restricted piece's placements, taken first from the root
+    /// ([`search::first_steps`]).
+    first: Vec<Step>,
 }
 
 /// Whether the search splits into a search south of a row and memoised searches north
@@ -220,6 +230,27 @@ struct Tabled<'a> {
 }
 
 impl Tabled<'_> {
+    /// [`plan::stratified_size`] of the tree with each of `candidates` placed first
+    /// (infinite for `None`).
+    fn first_sizes<L: Lane + Sync, const K: usize>(
+        &self,
+        lanes: &Lanes<L>,
+        candidates: &[Option<Vec<Step>>],
+        paths: usize,
+    ) -> Vec<f64> {
+        candidates
+            .iter()
+            .map(|steps| {
+                let Some(steps) = steps else {
+                    return f64::INFINITY;
+                };
+                let mut window = self.setup.window::<L, K>(self.tables, lanes);
+                window.first = steps;
+                plan::stratified_size(&window, paths)
+            })
+            .collect()
+    }
+
     fn count_with<L: Lane + Sync, const K: usize>(
         &self,
         lanes: &Lanes<L>,
@@ -263,12 +294,13 @@ pub(crate) struct Setup {
 impl TilingSolver {
     /// Checks `puzzle` (cheap checks first) and builds its tables for `mode`.
     pub fn new(puzzle: &Puzzle, mode: Mode) -> Result<TilingSolver, TilingError> {
-        let setup = Setup::new(puzzle, mode)?;
-        let (tables, _) = setup.tables(true, true)?;
+        let mut setup = Setup::new(puzzle, mode)?;
+        let (tables, _) = setup.run_tables()?;
         let lanes = LaneTables::new(&tables);
         Ok(TilingSolver {
             setup,
             mode,
+            first: search::first_steps(&tables),
             tables,
             lanes,
             splitting: Splitting::Auto,
@@ -485,7 +517,9 @@ impl TilingSolver {
 
     /// The window over this solver's tables, with `K` slots a group.
     fn window<'a, L: Lane, const K: usize>(&'a self, lanes: &'a Lanes<L>) -> Window<'a, L, K> {
-        self.setup.window(&self.tables, lanes)
+        let mut window = self.setup.window(&self.tables, lanes);
+        window.first = &self.first;
+        window
     }
 
     /// The search of `window`, its solutions made into tilings.
@@ -542,6 +576,12 @@ impl TilingSolver {
         }
         if cells[cells.len() - 1] >= window.cells() {
             return Some("a row is past the board's last");
+        }
+        let reach = meet::Reach::of(&window);
+        if !cells.iter().all(|&c| meet::holds_first(&window, &reach, c)) {
+            return Some(
+                "a row is south of the piece the symmetry restriction places first, beyond its overhang",
+            );
         }
         Above::new(&window, &cells).is_none().then_some(
             "a row's overhang is too wide (at most 24 cells a placement south of it can reach)",
@@ -707,6 +747,61 @@ impl Setup {
         })
     }
 
+    /// The tables a run searches (pruned, restricted), with the piece the symmetry
+    /// restricts and places first chosen ([`search::first_steps`]). With several
+    /// candidates, the one with the fewest representatives, unless its tree is large:
+    /// then the one whose tree is smallest with it placed first, by a Knuth estimate of
+    /// each (on the unrestricted tables, where every candidate's representatives are
+    /// placements). The fewest representatives is a poor guide on large trees: on the
+    /// solid pentominoes the I has 4 and the X 11, and the tree with the X first is a
+    /// quarter of the one with the I first.
+    pub(crate) fn run_tables(&mut self) -> Result<(Tables, Census), TablesError> {
+        let (tables, census) = self.tables(true, true)?;
+        let Some(classes) = &self.classes else {
+            return Ok((tables, census));
+        };
+        let first = search::first_steps(&tables);
+        if classes.candidates.len() < 2 || first.is_empty() {
+            return Ok((tables, census));
+        }
+        let lanes = LaneTables::new(&tables);
+        let own = Tabled {
+            tables: &tables,
+            lanes: &lanes,
+            setup: self,
+        };
+        let size = on_lanes!(own, first_sizes(&[Some(first)], FIRST_PATHS))[0];
+        if size < FIRST_LARGE {
+            return Ok((tables, census));
+        }
+        let (all, _) = self.tables(true, false)?;
+        let lanes = LaneTables::new(&all);
+        let steps: Vec<Option<Vec<Step>>> = classes
+            .candidates
+            .iter()
+            .take(FIRST_CANDIDATES)
+            .map(|(piece, reps)| steps_of(&all, *piece, reps))
+            .collect();
+        let tabled = Tabled {
+            tables: &all,
+            lanes: &lanes,
+            setup: self,
+        };
+        // Knuth's estimate is heavy-tailed: telling trees apart within a factor of two
+        // takes thousands of paths, affordable in proportion to the tree.
+        let paths = ((size / FIRST_NODES_PER_PATH) as usize).clamp(FIRST_PATHS, FIRST_MOST_PATHS);
+        let sizes = on_lanes!(tabled, first_sizes(&steps, paths));
+        let best =
+            (1..sizes.len()).fold(0, |best, c| if sizes[c] < sizes[best] { c } else { best });
+        if best == 0 {
+            return Ok((tables, census));
+        }
+        if let Some(classes) = &mut self.classes {
+            classes.restrict(best);
+        }
+        self.tables(true, true)
+    }
+
     /// The tables a run searches: pruned or not, with the symmetry restriction or not.
     pub(crate) fn tables(
         &self,
@@ -855,6 +950,58 @@ fn check(puzzle: &Puzzle) -> Result<(), TilingError> {
     Ok(())
 }
 
+/// Random paths in the tree of a candidate first piece ([`Setup::run_tables`]), shared
+/// among its placements: enough to tell a large tree.
+const FIRST_PATHS: usize = 256;
+
+/// Paths of the comparison: one per this many nodes of the first candidate's tree, as
+/// estimated first, within [`FIRST_PATHS`] and [`FIRST_MOST_PATHS`].
+const FIRST_NODES_PER_PATH: f64 = 10_000.0;
+const FIRST_MOST_PATHS: usize = 8192;
+
+/// Candidates measured: those with the fewest representatives.
+const FIRST_CANDIDATES: usize = 4;
+
+/// Below this many nodes (estimated) with the first candidate placed first, no other is
+/// measured: telling trees of a few hundred thousand nodes apart takes more paths than
+/// the search costs (the estimate's noise picked worse pieces on the 6 x 10 pentominoes
+/// with 512 paths).
+const FIRST_LARGE: f64 = 5_000_000.0;
+
+/// The placements `reps` (sorted board cells) of `piece` as steps of `tables`, in table
+/// order, or `None` if one lies beyond the root's window. Those the tables pruned are
+/// left out: no solution has them.
+fn steps_of(tables: &Tables, piece: usize, reps: &[Vec<usize>]) -> Option<Vec<Step>> {
+    let shift = tables.shift_rows * tables.width;
+    if reps.iter().any(|r| r.last().is_some_and(|&c| c >= 64)) {
+        return None;
+    }
+    let mut steps = Vec::new();
+    for g in tables.groups() {
+        let (offset, _, p) = tables.layout.place(g);
+        if p != piece {
+            continue;
+        }
+        for i in 0..tables.counts[g] as usize {
+            let slot = tables.layout.slot(g, i);
+            let mut mask = tables.masks[slot];
+            let mut cells = Vec::new();
+            while mask != 0 {
+                cells.push(offset * shift + mask.trailing_zeros() as usize);
+                mask &= mask - 1;
+            }
+            if reps.binary_search(&cells).is_ok() {
+                steps.push(Step {
+                    piece: piece as u8,
+                    offset: offset as u16,
+                    slot: slot as u32,
+                });
+            }
+        }
+    }
+    Some(steps)
+}
+
 /// The symmetry group whose classes the search visits once each, and the piece that is
 /// restricted to one placement per orbit to make it so.
 ///
@@ -872,6 +1019,9 @@ struct Classes {
     piece: u16,
     /// Its placements kept: one per orbit, as sorted cell lists, sorted.
     representatives: Vec<Vec<usize>>,
+    /// Every piece that could be restricted instead, with its representatives, fewest
+    /// first (the restricted one among them): [`Setup::run_tables`] picks one.
+    candidates: Vec<(usize, Vec<Vec<usize>>)>,
     labels: CopyLabels,
 }
 
@@ -922,18 +1072,20 @@ impl Classes {
         }
         let (perms, piece_maps): (Vec<Vec<u32>>, Vec<Vec<u16>>) = elements.into_iter().unzip();
         let group = Group::new(perms);
-        let mut best: Option<(usize, Vec<Vec<usize>>)> = None;
-        for (i, piece) in pieces.iter().enumerate() {
-            if piece.count != 1 || piece_maps.iter().any(|m| m[i] as usize != i) {
-                continue;
-            }
-            let reps = group.orbit_representatives(&grid::placements(board, piece));
-            // Fewest representatives: the strongest restriction at the root.
-            if best.as_ref().is_none_or(|(_, r)| reps.len() < r.len()) {
-                best = Some((i, reps));
-            }
-        }
-        let Some((piece, representatives)) = best else {
+        let mut candidates: Vec<(usize, Vec<Vec<usize>>)> = pieces
+            .iter()
+            .enumerate()
+            .filter(|&(i, piece)| piece.count == 1 && piece_maps.iter().all(|m| m[i] as usize == i))
+            .map(|(i, piece)| {
+                (
+                    i,
+                    group.orbit_representatives(&grid::placements(board, piece)),
+                )
+            })
+            .collect();
+        // Fewest representatives first: the strongest restriction at the root.
+        candidates.sort_by_key(|(i, reps)| (reps.len(), *i));
+        let Some((piece, representatives)) = candidates.first().cloned() else {
             return Err(TilingError::NoSymmetryPiece);
         };
         let labels = CopyLabels::new(pieces);
@@ -943,8 +1095,17 @@ impl Classes {
             restricted: piece,
             piece: labels.first_copy[piece],
             representatives,
+            candidates,
             labels,
         })
+    }
+
+    /// Restricts candidate `c` of [`Classes::candidates`] instead.
+    fn restrict(&mut self, c: usize) {
+        let (piece, reps) = &self.candidates[c];
+        self.restricted = *piece;
+        self.piece = self.labels.first_copy[*piece];
+        self.representatives = reps.clone();
     }
 
     /// The image of a copy-labelled tiling under symmetry `g`, its copies renumbered by

@@ -124,7 +124,7 @@ impl Edge {
     ) -> Option<Edge> {
         let bits = reach.overhang_bits(cell);
         let (offset, at) = start_of(window, cell);
-        (bits <= MAX_OVERHANG_BITS && at + bits <= 64)
+        (bits <= MAX_OVERHANG_BITS && at + bits <= 64 && holds_first(window, reach, cell))
             .then(|| Edge::new(cell, bits, window.not_cells[offset] >> at))
     }
 
@@ -724,6 +724,17 @@ fn any_pieces<'t, L: Lane, const K: usize>(window: &Window<'t, L, K>) -> Window<
     let mut any = *window;
     any.leftover = true;
     any
+}
+
+/// Whether the overhang of a split before `cell` holds every cell of the piece placed
+/// first ([`Window::first`]), which may lie north of the split: north of the overhang,
+/// a node crossing the split must be as the empty board.
+pub(crate) fn holds_first<L: Lane, const K: usize>(
+    window: &Window<L, K>,
+    reach: &Reach,
+    cell: usize,
+) -> bool {
+    window.first_end() <= cell + reach.overhang_bits(cell)
 }
 
 /// Whether the split search can serve `window` at all: fewer than 32 different pieces

@@ -324,6 +324,48 @@ fn lowest<L: Lane, const K: usize>(window: &Window<L, K>, node: Node) -> usize {
     offset * window.shift as usize + board.trailing_ones() as usize
 }
 
+/// Knuth's estimate of the nodes of `window`'s tree, stratified by the root's children:
+/// `paths` random paths in all, shared evenly among them, at least one below each. A
+/// tree whose root places one piece first has a child per orbit of its placements, and
+/// the subtrees below them differ the most.
+pub(crate) fn stratified_size<L: Lane, const K: usize>(window: &Window<L, K>, paths: usize) -> f64 {
+    let mut rng = fastrand::Rng::with_seed(1);
+    let root = window.root();
+    if window.is_leaf(root) {
+        return 1.0;
+    }
+    let mut first = Vec::new();
+    let _ = window.for_each_child(root, |_, child| {
+        first.push(child);
+        ControlFlow::Continue(())
+    });
+    let mut children = Vec::new();
+    let mut total = 1.0;
+    let paths = paths.div_ceil(first.len().max(1));
+    for &child in &first {
+        let mut sum = 0.0;
+        for _ in 0..paths {
+            let (mut node, mut weight) = (child, 1.0);
+            sum += 1.0;
+            while !window.is_leaf(node) {
+                children.clear();
+                let _ = window.for_each_child(node, |_, child| {
+                    children.push(child);
+                    ControlFlow::Continue(())
+                });
+                if children.is_empty() {
+                    break;
+                }
+                weight *= children.len() as f64;
+                sum += weight;
+                node = children[rng.usize(..children.len())];
+            }
+        }
+        total += sum / paths as f64;
+    }
+    total
+}
+
 /// Knuth's estimate of the plain tree's nodes from [`PROBE_PATHS`] random paths: rough,
 /// but enough to tell a tree of a million nodes from one of a billion, which sets how
 /// sparse the sample is.

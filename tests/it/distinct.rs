@@ -680,3 +680,53 @@ fn limits_on_data_files() {
         }
     }
 }
+
+/// The piece a symmetry restricts is placed first, from the root. Where several pieces
+/// qualify it is the one with the fewest representatives (the X of the 6 x 10, 8 of
+/// them; the O of the hexiamonds, 9), unless the tree is large: then the one whose tree
+/// measures smallest with it placed first, on the solid pentominoes the X (11
+/// representatives in the 3 x 4 x 5 box) rather than the I (4, and a tree about four
+/// times as large).
+#[test]
+fn the_piece_placed_first_is_chosen_by_measurement() {
+    use crate::common::cli::stdout_of;
+    for (file, piece) in [
+        ("solid-pentominoes-3x4x5", 9),
+        ("pentomino-6x10", 9),
+        ("hexiamonds-6x6", 11),
+    ] {
+        let path = format!("{}/data/{file}.puz", env!("CARGO_MANIFEST_DIR"));
+        let text = stdout_of(&["tables", &path]);
+        assert!(
+            text.contains(&format!("symmetry piece: {piece} (")) && text.contains("placed first"),
+            "{file}: {text}"
+        );
+    }
+}
+
+/// A restricted piece with a representative beyond the root's window is placed when
+/// the lowest free cell reaches it, as the search found it before pieces were placed
+/// first: a 5-cell bar on a 10 x 10 board, the representative of its vertical placements
+/// through the centre reaching row 6 (cell 64 on), the rest filled with single cells.
+/// Every one of its 120 placements is a solution, and the classes add up to them.
+#[test]
+fn a_restricted_piece_beyond_the_window_is_placed_in_turn() {
+    use crate::common::cli::{stdout_of, TempFile};
+    let rows = "xxxxxxxxxx\n".repeat(10);
+    let text =
+        format!("grid: square\n\nboard:\n{rows}\npiece bar:\nxxxxx\n\npiece dot: count 95\nx\n");
+    let file = TempFile::new("distinct", "bar-10x10", "puz", text.as_bytes());
+    let path = file.0.to_str().unwrap();
+    let tables = stdout_of(&["tables", path]);
+    assert!(
+        tables.contains("placed when the lowest free cell reaches it"),
+        "{tables}"
+    );
+    let all = stdout_of(&["solve", path, "--count", "--memo", "off"]);
+    assert_eq!(all.trim(), "120 solutions");
+    let distinct = stdout_of(&["solve", path, "--count", "--distinct"]);
+    assert!(
+        distinct.contains("(120 in all, 8 symmetries)"),
+        "{distinct}"
+    );
+}

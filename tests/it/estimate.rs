@@ -4,19 +4,24 @@
 
 use std::path::Path;
 
-use polytile::estimate::{Spread, TAIL_SUBTREE};
+use polytile::estimate::Spread;
 use polytile::{Estimate, EstimateOptions, Mode, Options, Summary, SumsSolver, TilingSolver};
 
 use crate::common::cli::{fails, json_lines, number, stdout_of, TempFile};
 
-/// No rate probe, so that the figures depend on the seed alone, and few paths, so
-/// that their exact searches cost less than most trees and those are sampled.
+/// No rate probe, so that the figures depend on the seed alone, and few paths with
+/// short exact tails, so that their exact searches cost less than most trees and those
+/// are sampled. (At 100 and 150 paths the hexiamonds 6x6 is cut into strata at the
+/// first level only, the 9 placements of the piece placed first, and came out 8 to 13
+/// standard errors short of its solutions: 11 to 16 paths a stratum of a heavy-tailed
+/// tree. At 300 it is cut into 76; tails of 100 nodes rather than the command's
+/// default keep the trees of a few hundred thousand nodes sampled.)
 fn sampled() -> EstimateOptions {
     EstimateOptions {
-        paths: 100,
+        paths: 300,
         seed: 1,
         probe_seconds: 0.0,
-        tail_nodes: TAIL_SUBTREE,
+        tail_nodes: 100.0,
     }
 }
 
@@ -212,8 +217,9 @@ fn a_tiling_that_splits_by_default_gets_the_split_estimated_too() {
         .as_ref()
         .expect("the meteor splits by default");
     assert_eq!(split.rows, solver.split_rows());
+    // Chosen only when it beats the plain tree by a fifth.
     assert!(
-        split.work > 0.0 && split.work < estimate.nodes.mean / 2.0,
+        split.work > 0.0 && split.work < estimate.nodes.mean * 0.8,
         "{split:?} against {:?}",
         estimate.nodes
     );
@@ -224,7 +230,13 @@ fn a_tiling_that_splits_by_default_gets_the_split_estimated_too() {
     let file = data.join("meteor.puz");
     let file = file.to_str().unwrap();
     let text = stdout_of(&["estimate", file, "--probe", "0.05"]);
-    assert!(text.contains("split       before rows 3..9"), "{text}");
+    let rows = solver.split_rows();
+    let before = format!(
+        "split       before rows {}..{}",
+        rows[0],
+        rows[rows.len() - 1]
+    );
+    assert!(text.contains(&before), "{text}");
     let json = json_lines(&stdout_of(&[
         "estimate", file, "--probe", "0.05", "--format", "json",
     ]));
