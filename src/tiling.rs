@@ -577,14 +577,8 @@ impl TilingSolver {
         if cells[cells.len() - 1] >= window.cells() {
             return Some("a row is past the board's last");
         }
-        let reach = meet::Reach::of(&window);
-        if !cells.iter().all(|&c| meet::holds_first(&window, &reach, c)) {
-            return Some(
-                "a row is south of the piece the symmetry restriction places first, beyond its overhang",
-            );
-        }
         Above::new(&window, &cells).is_none().then_some(
-            "a row's overhang is too wide (at most 24 cells a placement south of it can reach)",
+            "a row's overhang is too wide (at most 24 cells: those a placement south of it can reach, and those of the piece placed first)",
         )
     }
 

@@ -122,9 +122,13 @@ impl Edge {
         reach: &Reach,
         cell: usize,
     ) -> Option<Edge> {
-        let bits = reach.overhang_bits(cell);
+        // The piece placed first may lie north of the split: the overhang holds it too,
+        // so that north of the overhang every node crossing is as the empty board.
+        let bits = reach
+            .overhang_bits(cell)
+            .max(window.first_end().saturating_sub(cell));
         let (offset, at) = start_of(window, cell);
-        (bits <= MAX_OVERHANG_BITS && at + bits <= 64 && holds_first(window, reach, cell))
+        (bits <= MAX_OVERHANG_BITS && at + bits <= 64)
             .then(|| Edge::new(cell, bits, window.not_cells[offset] >> at))
     }
 
@@ -724,17 +728,6 @@ fn any_pieces<'t, L: Lane, const K: usize>(window: &Window<'t, L, K>) -> Window<
     let mut any = *window;
     any.leftover = true;
     any
-}
-
-/// Whether the overhang of a split before `cell` holds every cell of the piece placed
-/// first ([`Window::first`]), which may lie north of the split: north of the overhang,
-/// a node crossing the split must be as the empty board.
-pub(crate) fn holds_first<L: Lane, const K: usize>(
-    window: &Window<L, K>,
-    reach: &Reach,
-    cell: usize,
-) -> bool {
-    window.first_end() <= cell + reach.overhang_bits(cell)
 }
 
 /// Whether the split search can serve `window` at all: fewer than 32 different pieces

@@ -320,8 +320,8 @@ fn rows_the_split_search_cannot_serve_are_refused() {
     // Width 8: an overhang at row 1 reaches more than 24 cells.
     refuse("pentomino-8x8-hole", vec![1], "too wide");
     // The piece the symmetry restriction places first lies in the south half of the
-    // 3 x 30 board, north of row 5's overhang.
-    refuse("one-sided-pentomino-3x30", vec![5], "places first");
+    // 3 x 30 board: row 5's overhang would have to reach it.
+    refuse("one-sided-pentomino-3x30", vec![5], "placed first");
 }
 
 #[test]
