@@ -334,36 +334,58 @@ pub(crate) fn stratified_size<L: Lane, const K: usize>(window: &Window<L, K>, pa
     if window.is_leaf(root) {
         return 1.0;
     }
-    let mut first = Vec::new();
-    let _ = window.for_each_child(root, |_, child| {
-        first.push(child);
-        ControlFlow::Continue(())
-    });
-    let mut children = Vec::new();
+    let first = root_children(window);
+    let (mut children, mut nodes) = (Vec::new(), 0);
     let mut total = 1.0;
     let paths = paths.div_ceil(first.len().max(1));
     for &child in &first {
         let mut sum = 0.0;
         for _ in 0..paths {
-            let (mut node, mut weight) = (child, 1.0);
-            sum += 1.0;
-            while !window.is_leaf(node) {
-                children.clear();
-                let _ = window.for_each_child(node, |_, child| {
-                    children.push(child);
-                    ControlFlow::Continue(())
-                });
-                if children.is_empty() {
-                    break;
-                }
-                weight *= children.len() as f64;
-                sum += weight;
-                node = children[rng.usize(..children.len())];
-            }
+            sum += 1.0 + random_path(window, child, 1.0, &mut rng, &mut children, &mut nodes);
         }
         total += sum / paths as f64;
     }
     total
+}
+
+/// The children of the root, in search order.
+fn root_children<L: Lane, const K: usize>(window: &Window<L, K>) -> Vec<Node> {
+    let mut first = Vec::new();
+    let _ = window.for_each_child(window.root(), |_, child| {
+        first.push(child);
+        ControlFlow::Continue(())
+    });
+    first
+}
+
+/// One random path of Knuth's estimate down from `node`, which was reached with
+/// `weight` (the product of the branching above it): the sum of the weights of the
+/// nodes it enters below `node`. The nodes it expands, `node` included, are added to
+/// `nodes`.
+fn random_path<L: Lane, const K: usize>(
+    window: &Window<L, K>,
+    mut node: Node,
+    mut weight: f64,
+    rng: &mut fastrand::Rng,
+    children: &mut Vec<Node>,
+    nodes: &mut u64,
+) -> f64 {
+    let mut sum = 0.0;
+    while !window.is_leaf(node) {
+        *nodes += 1;
+        children.clear();
+        let _ = window.for_each_child(node, |_, child| {
+            children.push(child);
+            ControlFlow::Continue(())
+        });
+        if children.is_empty() {
+            break;
+        }
+        weight *= children.len() as f64;
+        sum += weight;
+        node = children[rng.usize(..children.len())];
+    }
+    sum
 }
 
 /// Knuth's estimate of the plain tree's nodes from [`PROBE_PATHS`] random paths: rough,
@@ -371,17 +393,12 @@ pub(crate) fn stratified_size<L: Lane, const K: usize>(window: &Window<L, K>, pa
 /// sparse the sample is.
 fn rough_size<L: Lane, const K: usize>(window: &Window<L, K>, nodes: &mut u64) -> f64 {
     let mut rng = fastrand::Rng::with_seed(1);
-    let root = window.root();
-    if window.is_leaf(root) {
+    if window.is_leaf(window.root()) {
         return 1.0;
     }
     // The root's children once: the root is the dearest node to expand, and every
     // path would expand it.
-    let mut first = Vec::new();
-    let _ = window.for_each_child(root, |_, child| {
-        first.push(child);
-        ControlFlow::Continue(())
-    });
+    let first = root_children(window);
     *nodes += 1;
     if first.is_empty() {
         return 1.0;
@@ -389,23 +406,9 @@ fn rough_size<L: Lane, const K: usize>(window: &Window<L, K>, nodes: &mut u64) -
     let mut children = Vec::new();
     let mut total = 0.0;
     for _ in 0..PROBE_PATHS {
-        let mut weight = first.len() as f64;
-        let mut node = first[rng.usize(..first.len())];
-        total += 1.0 + weight;
-        while !window.is_leaf(node) {
-            *nodes += 1;
-            children.clear();
-            let _ = window.for_each_child(node, |_, child| {
-                children.push(child);
-                ControlFlow::Continue(())
-            });
-            if children.is_empty() {
-                break;
-            }
-            weight *= children.len() as f64;
-            total += weight;
-            node = children[rng.usize(..children.len())];
-        }
+        let weight = first.len() as f64;
+        let node = first[rng.usize(..first.len())];
+        total += 1.0 + weight + random_path(window, node, weight, &mut rng, &mut children, nodes);
     }
     total / PROBE_PATHS as f64
 }
