@@ -178,7 +178,7 @@ pub(crate) struct Window<'t, L, const K: usize> {
     pub leftover: bool,
     /// The pocket check (`tables::pockets`): off for the meteor.
     pub pockets: Pockets<'t>,
-    /// The root's children when one piece is placed first ([`Window::first_steps`]):
+    /// The root's children when one piece is placed first ([`first_steps`]):
     /// the placements of the piece a symmetry restricts, in table order. Empty: the
     /// root is searched like any node, from its lowest free cell.
     pub first: &'t [Step],
