@@ -191,18 +191,38 @@ pub(crate) struct Window<'t, L, const K: usize> {
 /// it, and the nodes above them (often most of the tree) are searched once per element
 /// of the group. Empty when nothing is restricted.
 pub(crate) fn first_steps(t: &Tables) -> Vec<Step> {
-    let Some(piece) = t.restricted_piece else {
-        return Vec::new();
-    };
+    t.restricted_piece
+        .and_then(|piece| root_steps(t, piece, |_| true))
+        .unwrap_or_default()
+}
+
+/// The placements of `piece` in `t` that `keep` keeps (given their board cells, in
+/// increasing order), as steps to take from the root, in table order; `None` if one of
+/// them lies beyond the root's window.
+pub(crate) fn root_steps(
+    t: &Tables,
+    piece: usize,
+    keep: impl Fn(&[usize]) -> bool,
+) -> Option<Vec<Step>> {
     let shift = t.shift_rows * t.width;
-    let mut steps = Vec::new();
+    let (mut steps, mut cells) = (Vec::new(), Vec::new());
     for offset in 0..t.offsets {
         for anchor in 0..t.layout.anchors {
             let group = t.layout.group(offset, anchor, piece);
             for i in 0..t.counts[group] as usize {
                 let slot = t.layout.slot(group, i);
-                if (t.masks[slot].leading_zeros() as usize) < offset * shift {
-                    return Vec::new();
+                let mask = t.masks[slot];
+                cells.clear();
+                cells.extend(
+                    (0..64)
+                        .filter(|b| mask >> b & 1 == 1)
+                        .map(|b| offset * shift + b),
+                );
+                if !keep(&cells) {
+                    continue;
+                }
+                if (mask.leading_zeros() as usize) < offset * shift {
+                    return None;
                 }
                 steps.push(Step {
                     piece: piece as u8,
@@ -212,7 +232,7 @@ pub(crate) fn first_steps(t: &Tables) -> Vec<Step> {
             }
         }
     }
-    steps
+    Some(steps)
 }
 
 impl<'t, L: Lane, const K: usize> Window<'t, L, K> {

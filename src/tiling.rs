@@ -774,7 +774,12 @@ impl Setup {
             .candidates
             .iter()
             .take(FIRST_CANDIDATES)
-            .map(|(piece, reps)| steps_of(&all, *piece, reps))
+            .map(|(piece, reps)| {
+                // Those the tables pruned are left out: no solution has them.
+                search::root_steps(&all, *piece, |cells| {
+                    reps.binary_search_by(|r| r.as_slice().cmp(cells)).is_ok()
+                })
+            })
             .collect();
         let tabled = Tabled {
             tables: &all,
@@ -791,7 +796,7 @@ impl Setup {
             return Ok((tables, census));
         }
         if let Some(classes) = &mut self.classes {
-            classes.restrict(best);
+            classes.chosen = best;
         }
         self.tables(true, true)
     }
@@ -806,7 +811,7 @@ impl Setup {
             .classes
             .as_ref()
             .filter(|_| restricted)
-            .map(|c| (c.restricted, &c.representatives[..]));
+            .map(Classes::restricted);
         generate::generate(&self.board, &self.pieces, restrict, prune)
     }
 
@@ -962,40 +967,6 @@ const FIRST_CANDIDATES: usize = 4;
 /// with 512 paths).
 const FIRST_LARGE: f64 = 5_000_000.0;
 
-/// The placements `reps` (sorted board cells) of `piece` as steps of `tables`, in table
-/// order, or `None` if one lies beyond the root's window. Those the tables pruned are
-/// left out: no solution has them.
-fn steps_of(tables: &Tables, piece: usize, reps: &[Vec<usize>]) -> Option<Vec<Step>> {
-    let shift = tables.shift_rows * tables.width;
-    if reps.iter().any(|r| r.last().is_some_and(|&c| c >= 64)) {
-        return None;
-    }
-    let mut steps = Vec::new();
-    for g in tables.groups() {
-        let (offset, _, p) = tables.layout.place(g);
-        if p != piece {
-            continue;
-        }
-        for i in 0..tables.counts[g] as usize {
-            let slot = tables.layout.slot(g, i);
-            let mut mask = tables.masks[slot];
-            let mut cells = Vec::new();
-            while mask != 0 {
-                cells.push(offset * shift + mask.trailing_zeros() as usize);
-                mask &= mask - 1;
-            }
-            if reps.binary_search(&cells).is_ok() {
-                steps.push(Step {
-                    piece: piece as u8,
-                    offset: offset as u16,
-                    slot: slot as u32,
-                });
-            }
-        }
-    }
-    Some(steps)
-}
-
 /// The symmetry group whose classes the search visits once each, and the piece that is
 /// restricted to one placement per orbit to make it so.
 ///
@@ -1007,15 +978,12 @@ struct Classes {
     group: Group,
     /// Per symmetry, how it maps the puzzle's pieces.
     piece_maps: Vec<Vec<u16>>,
-    /// The piece every symmetry maps to itself (it has one copy), restricted to one
-    /// placement per orbit, and its label in a copy-labelled tiling.
-    restricted: usize,
-    piece: u16,
-    /// Its placements kept: one per orbit, as sorted cell lists, sorted.
-    representatives: Vec<Vec<usize>>,
-    /// Every piece that could be restricted instead, with its representatives, fewest
-    /// first (the restricted one among them): [`Setup::run_tables`] picks one.
+    /// Every piece every symmetry maps to itself (it has one copy), with its
+    /// representatives (one placement per orbit, as sorted cell lists, sorted), fewest
+    /// first: the pieces that could be restricted to one placement per orbit.
     candidates: Vec<(usize, Vec<Vec<usize>>)>,
+    /// The candidate restricted ([`Setup::run_tables`] picks it).
+    chosen: usize,
     labels: CopyLabels,
 }
 
@@ -1079,27 +1047,27 @@ impl Classes {
             .collect();
         // Fewest representatives first: the strongest restriction at the root.
         candidates.sort_by_key(|(i, reps)| (reps.len(), *i));
-        let Some((piece, representatives)) = candidates.first().cloned() else {
+        if candidates.is_empty() {
             return Err(TilingError::NoSymmetryPiece);
-        };
-        let labels = CopyLabels::new(pieces);
+        }
         Ok(Classes {
             group,
             piece_maps,
-            restricted: piece,
-            piece: labels.first_copy[piece],
-            representatives,
             candidates,
-            labels,
+            chosen: 0,
+            labels: CopyLabels::new(pieces),
         })
     }
 
-    /// Restricts candidate `c` of [`Classes::candidates`] instead.
-    fn restrict(&mut self, c: usize) {
-        let (piece, reps) = &self.candidates[c];
-        self.restricted = *piece;
-        self.piece = self.labels.first_copy[*piece];
-        self.representatives = reps.clone();
+    /// The restricted piece and its representatives.
+    fn restricted(&self) -> (usize, &[Vec<usize>]) {
+        let (piece, reps) = &self.candidates[self.chosen];
+        (*piece, reps)
+    }
+
+    /// The restricted piece's label in a copy-labelled tiling.
+    fn label(&self) -> u16 {
+        self.labels.first_copy[self.restricted().0]
     }
 
     /// The image of a copy-labelled tiling under symmetry `g`, its copies renumbered by
@@ -1127,11 +1095,13 @@ impl Classes {
     /// images the search can also find), and how many symmetries fix it.
     fn judge(&self, t: &Tiling) -> (bool, usize) {
         let mut fixing = 0;
+        let piece = Some(self.label());
         for g in 0..self.group.order() {
             let cell_map = self.group.perm(g);
-            let keeps_piece = t.iter().enumerate().all(|(c, &p)| {
-                p != Some(self.piece) || t[cell_map[c] as usize] == Some(self.piece)
-            });
+            let keeps_piece = t
+                .iter()
+                .enumerate()
+                .all(|(c, &p)| p != piece || t[cell_map[c] as usize] == piece);
             if !keeps_piece {
                 continue;
             }
