@@ -86,9 +86,11 @@ const PILOT_ARENA: usize = 1 << 22;
 /// A node crossing the first split, in nodes of the plain search: it looks up its
 /// completions and combines them (as a node above, [`LevelWork::units`]).
 const CROSSING: f64 = 1.6;
-/// Trees of fewer nodes than this (estimated) are searched plainly: the split cannot
-/// save much, and the measurement would be most of the work.
-const SMALL_TREE: f64 = 20_000.0;
+/// Trees of fewer nodes than this (estimated by the random paths) are searched
+/// plainly: the measurement costs about a millisecond, as much as 15,000 to 20,000
+/// nodes of search, and the split it could find saves little on a tree this small (no
+/// shipped file under it gained from one; see the README's split table).
+const SMALL_TREE: f64 = 120_000.0;
 
 /// The split rows a measurement chose, and what it found (`polytile solve --stats`
 /// prints it).
