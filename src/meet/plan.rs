@@ -25,9 +25,14 @@
 //!    above), so sums estimate the whole tree without bias: its nodes, and per
 //!    candidate row the nodes crossing it and the nodes of their subtrees.
 //! 3. **Distinct overhangs.** They do not add up like nodes: overhangs recur, so a
-//!    sample sees more distinct ones than its share. The count in the sample and in
-//!    its first half (every other sampled subtree) fit a power law, extrapolated to the
-//!    whole (never beyond the crossings).
+//!    sample sees more distinct ones than its share. They are estimated as species are
+//!    from samples of sites, by Chao's incidence estimator (Chao2, bias-corrected; A.
+//!    Chao, "Estimating the population size for capture-recapture data with unequal
+//!    catchability", Biometrics 43, 1987): the sampled subtrees are the sites, and the
+//!    overhangs seen in exactly one and exactly two of them tell how many were missed
+//!    (never more than the crossings). On the meteor's rows 3..7 it gives 0.58 to 1.0
+//!    times the distinct overhangs a split run meets; the power law through the sample
+//!    and its half, used before, gave 0.54 to 4.9 times.
 //! 4. **The searches above**, from the highest row down: [`MEASURED`] overhangs met
 //!    there (spread over the sample) are searched above with every piece, with the
 //!    same later splits a run would use, and their work is counted per split
@@ -201,25 +206,41 @@ struct Tally {
     /// Weighted crossings, and the weighted nodes of their subtrees.
     crossings: f64,
     subtrees: f64,
-    /// Each overhang seen, and whether in the first half of the sample.
-    seen: FxHashMap<u64, bool>,
+    /// Each overhang seen: the last sampled subtree it was seen in and in how many
+    /// ([`ABOVE`] when it was crossed above the cut, where the walk misses nothing).
+    seen: FxHashMap<u64, (usize, u32)>,
     /// Overhangs in the order first seen.
     order: Vec<u64>,
-    half_distinct: usize,
 }
 
+/// The incidence of an overhang crossed above the cut: it is known, not sampled.
+const ABOVE: u32 = u32::MAX;
+
 impl Tally {
-    fn add(&mut self, overhang: u64, weight: f64, subtree: f64, half: bool) {
+    /// A crossing with `overhang` in the sampled subtree `unit` (`None`: above the cut).
+    fn add(&mut self, overhang: u64, weight: f64, subtree: f64, unit: Option<usize>) {
         self.crossings += weight;
         self.subtrees += subtree;
         let entry = self.seen.entry(overhang).or_insert_with(|| {
             self.order.push(overhang);
-            false
+            (usize::MAX, 0)
         });
-        if half && !*entry {
-            *entry = true;
-            self.half_distinct += 1;
+        match unit {
+            None => entry.1 = ABOVE,
+            Some(unit) if entry.0 != unit && entry.1 != ABOVE => *entry = (unit, entry.1 + 1),
+            Some(_) => {}
         }
+    }
+
+    /// The distinct overhangs of the whole tree, estimated from a sample of `sampled`
+    /// subtrees (see the module docs, step 3), at most the crossings.
+    fn distinct(&self, sampled: usize) -> f64 {
+        let seen = self.order.len() as f64;
+        let with = |k: u32| self.seen.values().filter(|e| e.1 == k).count() as f64;
+        let (once, twice) = (with(1), with(2));
+        let m = sampled.max(1) as f64;
+        let missed = (m - 1.0) / m * once * (once - 1.0).max(0.0) / (2.0 * (twice + 1.0));
+        (seen + missed).min(self.crossings).max(seen)
     }
 }
 
@@ -276,32 +297,40 @@ impl<'w, 'a, L: Lane, const K: usize> Walk<'w, 'a, L, K> {
 
     /// The weighted nodes of `node`'s subtree as far as the sample walks it, and the
     /// node's own weight (0 when it is not walked).
-    fn visit(&mut self, node: Node, level: usize, weight: f64, half: bool) -> (f64, f64) {
+    /// `unit` is the sampled subtree the node lies in (`None` above the cut); the
+    /// third value returned is the node's.
+    fn visit(
+        &mut self,
+        node: Node,
+        level: usize,
+        weight: f64,
+        unit: Option<usize>,
+    ) -> (f64, f64, Option<usize>) {
         let window = self.window;
         let leaf = window.is_leaf(node);
-        let (mut weight, mut half) = (weight, half);
+        let (mut weight, mut unit) = (weight, unit);
         // The subtrees at the cut, and solutions above it, are numbered in search order
         // as the driver numbers its tasks.
         if level == self.depth || (leaf && level < self.depth) {
             let task = self.task;
             self.task += 1;
             if task % self.stride != self.phase {
-                return (0.0, 0.0);
+                return (0.0, 0.0, None);
             }
             weight *= self.weight;
-            half = (task / self.stride) % 2 == 0;
+            unit = Some(task);
         }
         self.nodes += 1;
         if self.nodes > self.most {
             self.over = true;
         }
         if leaf || self.over {
-            return (weight, weight);
+            return (weight, weight, unit);
         }
         let low = lowest(window, node);
         let mut total = weight;
         let _ = window.for_each_child(node, |_, child| {
-            let (subtree, child_weight) = self.visit(child, level + 1, weight, half);
+            let (subtree, child_weight, child_unit) = self.visit(child, level + 1, weight, unit);
             if child_weight == 0.0 {
                 return ControlFlow::Continue(());
             }
@@ -310,13 +339,13 @@ impl<'w, 'a, L: Lane, const K: usize> Walk<'w, 'a, L, K> {
             for (tally, (_, edge)) in self.tallies.iter_mut().zip(self.edges) {
                 if low < edge.cell() && edge.cell() <= high {
                     if let Cross::Overhang(overhang) = edge.cross_node(window, child) {
-                        tally.add(overhang, child_weight, subtree, half);
+                        tally.add(overhang, child_weight, subtree, child_unit);
                     }
                 }
             }
             ControlFlow::Continue(())
         });
-        (total, weight)
+        (total, weight, unit)
     }
 }
 
@@ -443,20 +472,6 @@ fn cut<L: Lane, const K: usize>(window: &Window<L, K>, min_tasks: usize) -> (usi
     (depth, level.len())
 }
 
-/// `x` extrapolated from a sample at `x` and its half at `half`, to `scale` times the
-/// sample, by the power law through the two (growth between none and linear).
-fn extrapolate(x: f64, half: f64, scale: f64) -> f64 {
-    if x <= 0.0 {
-        return 0.0;
-    }
-    let exponent = if half > 0.0 {
-        (x / half).log2().clamp(0.0, 1.0)
-    } else {
-        1.0
-    };
-    x * scale.max(1.0).powf(exponent)
-}
-
 /// The split rows for `window`, by measurement (see the module docs).
 pub(crate) fn plan<L: Lane, const K: usize>(window: &Window<L, K>) -> SplitPlan {
     let mut plan = SplitPlan::default();
@@ -486,7 +501,7 @@ pub(crate) fn plan<L: Lane, const K: usize>(window: &Window<L, K>) -> SplitPlan 
         // its least is sized again by a sparse sample of its subtrees first.
         let (depth, tasks) = cut(window, MAX_LEVEL);
         let mut coarse = Walk::new(window, &[], depth, tasks, COARSE_SAMPLED);
-        size = size.max(coarse.visit(window.root(), 0, 1.0, true).0);
+        size = size.max(coarse.visit(window.root(), 0, 1.0, None).0);
         plan.pilot_nodes += coarse.nodes;
         if coarse.over {
             plan.skipped = Some("a tree too large to sample");
@@ -501,7 +516,7 @@ pub(crate) fn plan<L: Lane, const K: usize>(window: &Window<L, K>) -> SplitPlan 
         plan.skipped = Some("a small tree");
         return plan;
     }
-    let (plain, _) = walk.visit(window.root(), 0, 1.0, true);
+    let (plain, _, _) = walk.visit(window.root(), 0, 1.0, None);
     plan.pilot_nodes += walk.nodes;
     plan.plain = plain;
     if walk.over {
@@ -512,17 +527,10 @@ pub(crate) fn plan<L: Lane, const K: usize>(window: &Window<L, K>) -> SplitPlan 
         plan.skipped = Some("a small tree");
         return plan;
     }
-    // Sampled subtrees stand for `scale` times as many; the half sample for twice as
-    // many as the sample.
-    let scale = walk.weight;
     let overhangs: Vec<f64> = walk
         .tallies
         .iter()
-        .map(|t| {
-            extrapolate(t.order.len() as f64, t.half_distinct as f64, scale)
-                .min(t.crossings)
-                .max(t.order.len() as f64)
-        })
+        .map(|t| t.distinct(walk.sampled))
         .collect();
     let mut budget = (MEASURE_BUDGET * plain).clamp(MIN_BUDGET, MAX_BUDGET);
     let mut best: Option<(f64, usize)> = None;
@@ -600,4 +608,36 @@ fn measure<L: Lane, const K: usize>(
     }
     let spent = scratch.levels.iter().map(LevelWork::units).sum();
     (scratch.levels, spent)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Tally;
+
+    /// Chao2 on a hand-made sample: overhangs seen above the cut are known, each
+    /// sampled subtree counts an overhang once however often it crosses there.
+    #[test]
+    fn distinct_overhangs_are_estimated_from_those_seen_once_and_twice() {
+        let mut t = Tally::default();
+        // Above the cut: known, even if sampled subtrees meet it again.
+        t.add(1, 1.0, 1.0, None);
+        t.add(1, 16.0, 16.0, Some(0));
+        // Three overhangs in one subtree each (one of them twice there), one in two.
+        t.add(2, 16.0, 16.0, Some(0));
+        t.add(2, 16.0, 16.0, Some(0));
+        t.add(3, 16.0, 16.0, Some(1));
+        t.add(4, 16.0, 16.0, Some(2));
+        t.add(5, 16.0, 16.0, Some(1));
+        t.add(5, 16.0, 16.0, Some(3));
+        // Seen 5; missed (m - 1) / m * Q1 (Q1 - 1) / (2 (Q2 + 1)) with m = 4, Q1 = 3,
+        // Q2 = 1.
+        let missed = 3.0 / 4.0 * 3.0 * 2.0 / 4.0;
+        assert!((t.distinct(4) - (5.0 + missed)).abs() < 1e-9);
+        // Never more than the crossings, never fewer than seen.
+        let mut few = Tally::default();
+        for (overhang, unit) in [(1, 0), (2, 1), (3, 2)] {
+            few.add(overhang, 1.0, 1.0, Some(unit));
+        }
+        assert_eq!(few.distinct(3), 3.0);
+    }
 }
