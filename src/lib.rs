@@ -38,6 +38,7 @@ pub mod estimate;
 pub mod grid;
 mod meet;
 pub mod meteor;
+pub mod output;
 pub mod picture;
 pub mod puzzle;
 pub mod render;
