@@ -86,6 +86,7 @@ pub trait CellBits:
     + std::ops::BitOr<Output = Self>
     + std::ops::Not<Output = Self>
     + std::ops::Shr<usize, Output = Self>
+    + std::ops::Shl<usize, Output = Self>
 {
     const ZERO: Self;
     /// Bit `i` alone.
@@ -133,21 +134,65 @@ macro_rules! cell_bits {
 cell_bits!(u64);
 cell_bits!(u128);
 
-/// `masks[cell]`: the board cells adjacent to each cell as bits, for boards whose cells
-/// fit `B` (`None` for larger ones), for [`region_masks`].
-pub fn neighbour_masks<B: CellBits>(board: &Locator) -> Option<Vec<B>> {
-    (board.board.cells.len() <= std::mem::size_of::<B>() * 8).then(|| {
-        (0..board.board.cells.len())
-            .map(|c| board.neighbours(c).fold(B::ZERO, |m, n| m | B::bit(n)))
-            .collect()
-    })
+/// A board's adjacency as shifts of bit sets, for boards whose cells fit `B`: per offset
+/// `d` in cell order at which some cell has a neighbour, the cells whose neighbour
+/// lies there. Moving those bits by `d` gives every neighbour of a set at once, so a
+/// region grows a ring of cells per step rather than a cell.
+pub struct Neighbourhood<B> {
+    /// `(right, left, cells)`: shift `cells & set` right by `right`, then left by
+    /// `left` (one of them zero), for the neighbours at that offset.
+    steps: Vec<(usize, usize, B)>,
+}
+
+impl<B: CellBits> Neighbourhood<B> {
+    /// The neighbours of every cell of `set`.
+    #[inline]
+    fn of(&self, set: B) -> B {
+        self.steps.iter().fold(B::ZERO, |n, &(right, left, cells)| {
+            n | (set & cells) >> right << left
+        })
+    }
+}
+
+/// The adjacency of `board` as a [`Neighbourhood`], if its cells fit `B`, for
+/// [`region_masks`].
+pub fn neighbour_masks<B: CellBits>(board: &Locator) -> Option<Neighbourhood<B>> {
+    let n = board.board.cells.len();
+    if n > std::mem::size_of::<B>() * 8 {
+        return None;
+    }
+    let mut steps: Vec<(isize, B)> = Vec::new();
+    for c in 0..n {
+        for neighbour in board.neighbours(c) {
+            let d = neighbour as isize - c as isize;
+            match steps.iter_mut().find(|(offset, _)| *offset == d) {
+                Some((_, cells)) => *cells = *cells | B::bit(c),
+                None => steps.push((d, B::bit(c))),
+            }
+        }
+    }
+    let steps = steps
+        .into_iter()
+        .map(|(d, cells)| {
+            let (right, left) = if d < 0 {
+                (d.unsigned_abs(), 0)
+            } else {
+                (0, d as usize)
+            };
+            (right, left, cells)
+        })
+        .collect();
+    Some(Neighbourhood { steps })
 }
 
 /// [`Regions`] on a board of at most 128 cells, as bit sets: the connected regions of
 /// the cells of `free`, in the order of their lowest cell; `neighbours` is
 /// [`neighbour_masks`] of the board. Table building asks this thousands of times, and
 /// bits spare it an allocation per region.
-pub fn region_masks<B: CellBits>(neighbours: &[B], mut free: B) -> impl Iterator<Item = B> + '_ {
+pub fn region_masks<B: CellBits>(
+    neighbours: &Neighbourhood<B>,
+    mut free: B,
+) -> impl Iterator<Item = B> + '_ {
     std::iter::from_fn(move || {
         if free == B::ZERO {
             return None;
@@ -155,11 +200,8 @@ pub fn region_masks<B: CellBits>(neighbours: &[B], mut free: B) -> impl Iterator
         let mut region = free.lowest_bit();
         let mut frontier = region;
         while frontier != B::ZERO {
-            let c = frontier.lowest();
-            frontier = frontier & !B::bit(c);
-            let new = neighbours[c] & free & !region;
-            region = region | new;
-            frontier = frontier | new;
+            frontier = neighbours.of(frontier) & free & !region;
+            region = region | frontier;
         }
         free = free & !region;
         Some(region)

@@ -11,8 +11,8 @@ use crate::symmetry::Group;
 
 use super::band::{band_rows, band_table};
 use super::fill::{
-    fillable_sizes, neighbour_lists, neighbour_masks, region_masks, tileable, CellBits, Regions,
-    TILE_CHECK_CELLS,
+    fillable_sizes, neighbour_lists, neighbour_masks, region_masks, tileable, CellBits,
+    Neighbourhood, Regions, TILE_CHECK_CELLS,
 };
 use super::pockets::PocketTables;
 use super::{Census, TableLayout, Tables, TablesError, SHIFT_ROWS};
@@ -239,8 +239,8 @@ struct Pruner<'a> {
 
 /// A board's neighbour masks and cells in the narrowest bit set that holds them.
 enum Masks {
-    Word(Vec<u64>, u64),
-    Wide(Vec<u128>, u128),
+    Word(Neighbourhood<u64>, u64),
+    Wide(Neighbourhood<u128>, u128),
     /// Over 128 cells (a `u128`, which holds most puzzles' boards: a 6 x 6 rhombus of triangles has 72): cell lists.
     None,
 }
@@ -327,7 +327,7 @@ impl<'a> Pruner<'a> {
     /// region by region in the same order.
     fn islands_by_masks<B: CellBits>(
         fill: &mut Fill,
-        (neighbours, cells): (&[B], B),
+        (neighbours, cells): (&Neighbourhood<B>, B),
         piece: usize,
         cell: usize,
         covered: &[usize],
