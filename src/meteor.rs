@@ -79,6 +79,8 @@ pub(crate) static WINDOW: Window<'static> = Window {
     leftover: false,
     pockets: crate::tables::pockets::Pockets::NONE,
     first: &[],
+    first_restriction: &[],
+    restricted_slots: &[],
 };
 
 /// The result of a run.

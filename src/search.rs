@@ -182,6 +182,14 @@ pub(crate) struct Window<'t, L, const K: usize> {
     /// the placements of the piece a symmetry restricts, in table order. Empty: the
     /// root is searched like any node, from its lowest free cell.
     pub first: &'t [Step],
+    /// Per step of [`Window::first`], the restriction its subtree searches with
+    /// ([`Node::restriction`]); empty: none.
+    pub first_restriction: &'t [u16],
+    /// Blocks of [`Window::used_slots`], one per restriction: below a first step
+    /// whose placement some symmetries fix, a second piece keeps one placement per
+    /// orbit of those symmetries (`tiling::Classes` says why that is exact), and the
+    /// other slots of its groups are off.
+    pub restricted_slots: &'t [u32],
 }
 
 /// The placements of the piece `t` restricts to one per orbit of a symmetry group, as
@@ -261,6 +269,8 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             leftover: false,
             pockets: Pockets::new(&t.pockets),
             first: &[],
+            first_restriction: &[],
+            restricted_slots: &[],
         })
     }
 
@@ -283,6 +293,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             board: self.not_cells[0],
             copies: self.copies.all,
             offset: 0,
+            restriction: 0,
             unused: if self.layout.pieces >= 32 {
                 u32::MAX
             } else {
@@ -374,6 +385,10 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         }
         let low = L::from_board(board);
         let first_group = self.layout.group(offset, anchor, 0);
+        let used_slots = match node.restriction {
+            0 => self.used_slots,
+            k => &self.restricted_slots[(usize::from(k) - 1) * self.used_slots.len()..],
+        };
         let mut rest = unused & candidates;
         // The fit bits of as many pieces as 128 bits hold, side by side (`K` bits each),
         // walked by one loop: one hard-to-predict loop exit per node rather than one per
@@ -387,7 +402,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
                 let piece = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
                 let group = first_group + piece;
-                let fits = L::fit_bits(&self.masks[group], low) & self.used_slots[group];
+                let fits = L::fit_bits(&self.masks[group], low) & used_slots[group];
                 fits_all |= u128::from(fits) << (n * K);
                 pieces_here[n] = piece as u8;
                 n += 1;
@@ -444,7 +459,8 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
                 let child = Node {
                     board: board | self.masks[group][i].widen(),
                     copies,
-                    offset: offset as u32,
+                    offset: offset as u16,
+                    restriction: node.restriction,
                     unused,
                 };
                 f(step, child)?;
@@ -461,13 +477,14 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         node: Node,
         mut f: impl FnMut(Step, Node) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        for step in self.first {
+        for (k, step) in self.first.iter().enumerate() {
             let piece = usize::from(step.piece);
             let (unused, copies) = self.copies.take(piece, node.unused, node.copies);
             let child = Node {
                 board: node.board | self.step_mask(step) << (u32::from(step.offset) * self.shift),
                 copies,
                 offset: 0,
+                restriction: self.first_restriction.get(k).copied().unwrap_or(0),
                 unused,
             };
             f(*step, child)?;
@@ -587,8 +604,11 @@ pub(crate) struct Node {
     /// The copies left of each piece with more than one ([`Copies`]); 0 when every
     /// piece has one.
     pub copies: u64,
-    /// Window shifts north of the south edge (a `u32`, so that a node stays 24 bytes).
-    pub offset: u32,
+    /// Window shifts north of the south edge (at most `MAX_OFFSETS`).
+    pub offset: u16,
+    /// Which restriction of a second piece holds below this node: 0 for none, else
+    /// `k` for the `k`-th block of [`Window::restricted_slots`].
+    pub restriction: u16,
     /// One bit per piece with a copy still to place.
     pub unused: u32,
 }

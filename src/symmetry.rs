@@ -185,6 +185,22 @@ impl Group {
         reps
     }
 
+    /// The elements that map the set of cells `set` (sorted) onto itself, the
+    /// identity first.
+    pub fn set_stabilizer(&self, set: &[usize]) -> Vec<usize> {
+        (0..self.order())
+            .filter(|&g| self.image_of_set(g, set) == set)
+            .collect()
+    }
+
+    /// Whether the set of cells `set` (sorted) is no greater than its image under
+    /// each of `elements`: the least of its orbit when they form a group.
+    pub fn least_image(&self, elements: &[usize], set: &[usize]) -> bool {
+        elements
+            .iter()
+            .all(|&g| self.image_of_set(g, set).as_slice() >= set)
+    }
+
     /// Whether some element other than the identity maps a set of `sets` onto itself.
     pub fn fixes_a_set(&self, sets: &[Vec<usize>]) -> bool {
         sets.iter()

@@ -180,7 +180,8 @@ impl Edge {
         Node {
             board: filled | window.not_cells[offset],
             copies: window.copies.all,
-            offset: offset as u32,
+            offset: offset as u16,
+            restriction: 0,
             unused: window.all_pieces(),
         }
     }
