@@ -1025,14 +1025,6 @@ struct Second {
     stabilizer: Vec<usize>,
 }
 
-/// A candidate second piece below a first placement: its placements, and the
-/// `(group, slot)` of those the restriction drops.
-struct SecondChoice {
-    piece: usize,
-    placements: usize,
-    dropped: Vec<(usize, usize)>,
-}
-
 /// At most this many first placements restrict a second piece, each with a block of
 /// slot masks as large as the tables' group count: beyond, the rest search as before.
 const MAX_SECOND_BLOCKS: usize = 1024;
@@ -1118,27 +1110,63 @@ impl Classes {
     }
 
     /// Restricts a second piece below each of the `first` steps of `tables` whose
-    /// placement symmetries other than the identity fix: of the candidates (pieces
-    /// every symmetry maps to itself) other than the restricted one, the one whose
-    /// placements the restriction thins most, keeping one placement per orbit of the
-    /// placement's stabilizer (and none that meets it). Returns, per first step, its
-    /// restriction (0: none; `k`: block `k - 1`), and the blocks: the tables'
-    /// `used_slots` with the slots dropped cleared. Records what [`Classes::judge`]
-    /// needs to keep one solution per class.
+    /// placement symmetries other than the identity fix: the candidate (a piece every
+    /// symmetry maps to itself) other than the restricted one with the most
+    /// placements, as a stabilizer of order `s` keeps about one in `s` of any piece's
+    /// placements and so cuts most where there are most. It keeps one placement per
+    /// orbit of the placement's stabilizer (the least, by sorted cells) and none that
+    /// meets it. Returns, per first step, its restriction (0: none; `k`: block
+    /// `k - 1`), and the blocks: the tables' `used_slots` with the slots dropped
+    /// cleared. Records what [`Classes::judge`] needs to keep one solution per class.
     fn restrict_second(&mut self, tables: &Tables, first: &[Step]) -> (Vec<u16>, Vec<u32>) {
         self.seconds.clear();
         let (restricted, _) = self.restricted();
         let layout = tables.layout;
         let groups = tables.used_slots.len();
         let shift = tables.shift_rows * tables.width;
-        let cells_of = |offset: usize, mask: u64| -> Vec<usize> {
-            (0..64)
-                .filter(|b| mask >> b & 1 == 1)
-                .map(|b| offset * shift + b)
-                .collect()
+        // A piece's placements in the tables: their (group, slot), and their cells,
+        // sorted, `size` apart.
+        let placements = |piece: usize| {
+            let (mut slots, mut cells) = (Vec::new(), Vec::new());
+            for offset in 0..tables.offsets {
+                for anchor in 0..layout.anchors {
+                    let group = layout.group(offset, anchor, piece);
+                    for i in 0..tables.counts[group] as usize {
+                        let mut mask = tables.masks[layout.slot(group, i)];
+                        while mask != 0 {
+                            cells.push(offset * shift + mask.trailing_zeros() as usize);
+                            mask &= mask - 1;
+                        }
+                        slots.push((group, i));
+                    }
+                }
+            }
+            (slots, cells)
         };
+        let counted: Vec<(usize, usize)> = self
+            .candidates
+            .iter()
+            .filter(|&&(piece, _)| piece != restricted)
+            .map(|&(piece, _)| {
+                let placements = (0..tables.offsets)
+                    .flat_map(|o| (0..layout.anchors).map(move |a| (o, a)))
+                    .map(|(o, a)| tables.counts[layout.group(o, a, piece)] as usize)
+                    .sum();
+                (placements, piece)
+            })
+            .collect();
+        // The most placements; the first candidate on a tie.
+        let Some(&(_, piece)) = counted
+            .iter()
+            .reduce(|best, c| if c.0 > best.0 { c } else { best })
+        else {
+            return (Vec::new(), Vec::new());
+        };
+        let (slots, cells) = placements(piece);
+        let size = cells.len() / slots.len().max(1);
         let mut per_first = vec![0u16; first.len()];
         let mut blocks: Vec<u32> = Vec::new();
+        let mut image = Vec::with_capacity(size);
         let mut work = 0;
         for (k, step) in first.iter().enumerate() {
             if blocks.len() / groups.max(1) >= MAX_SECOND_BLOCKS
@@ -1148,51 +1176,35 @@ impl Classes {
                 break;
             }
             let offset = usize::from(step.offset);
-            let r = cells_of(offset, tables.masks[step.slot as usize]);
+            let mut mask = tables.masks[step.slot as usize];
+            let mut r = Vec::new();
+            while mask != 0 {
+                r.push(offset * shift + mask.trailing_zeros() as usize);
+                mask &= mask - 1;
+            }
             let stabilizer = self.group.set_stabilizer(&r);
             if stabilizer.len() < 2 {
                 continue;
             }
-            let choices = self
-                .candidates
-                .iter()
-                .filter(|&&(piece, _)| piece != restricted)
-                .map(|&(piece, _)| {
-                    let mut choice = SecondChoice {
-                        piece,
-                        placements: 0,
-                        dropped: Vec::new(),
-                    };
-                    for offset in 0..tables.offsets {
-                        for anchor in 0..layout.anchors {
-                            let group = layout.group(offset, anchor, piece);
-                            for i in 0..tables.counts[group] as usize {
-                                choice.placements += 1;
-                                work += stabilizer.len();
-                                let q = cells_of(offset, tables.masks[layout.slot(group, i)]);
-                                let meets = q.iter().any(|c| r.binary_search(c).is_ok());
-                                if meets || !self.group.least_image(&stabilizer, &q) {
-                                    choice.dropped.push((group, i));
-                                }
-                            }
-                        }
-                    }
-                    choice
-                });
-            // The largest share dropped; the first candidate on a tie.
-            let best = choices.filter(|c| !c.dropped.is_empty()).reduce(|best, c| {
-                if c.dropped.len() * best.placements > best.dropped.len() * c.placements {
-                    c
-                } else {
-                    best
-                }
-            });
-            let Some(SecondChoice { piece, dropped, .. }) = best else {
-                continue;
-            };
             let mut block = tables.used_slots.clone();
-            for (group, i) in dropped {
-                block[group] &= !(1u32 << i);
+            let mut dropped = 0;
+            for (&(group, i), q) in slots.iter().zip(cells.chunks_exact(size)) {
+                work += stabilizer.len();
+                let meets = q.iter().any(|c| r.binary_search(c).is_ok());
+                let least = stabilizer.iter().all(|&g| {
+                    let perm = self.group.perm(g);
+                    image.clear();
+                    image.extend(q.iter().map(|&c| perm[c] as usize));
+                    image.sort_unstable();
+                    image.as_slice() >= q
+                });
+                if meets || !least {
+                    block[group] &= !(1u32 << i);
+                    dropped += 1;
+                }
+            }
+            if dropped == 0 {
+                continue;
             }
             blocks.extend(block);
             per_first[k] = (blocks.len() / groups) as u16;
