@@ -44,6 +44,9 @@ pub struct TablesReport {
     /// Total placements without the symmetry restriction, unpruned and pruned.
     unrestricted: (usize, usize),
     restriction: Restriction,
+    /// The second piece restricted below the first placements some symmetries fix,
+    /// below how many of them, of how many first placements.
+    second: Option<(usize, usize, usize)>,
     /// The puzzle's `(width, height)` when the search fills it transposed.
     transposed: Option<(usize, usize)>,
 }
@@ -130,6 +133,7 @@ impl TablesReport {
             tables,
             census,
             restriction: Restriction::HalfTurn,
+            second: None,
             transposed: None,
         }
     }
@@ -138,6 +142,7 @@ impl TablesReport {
     pub fn for_puzzle(puzzle: &Puzzle, mode: Mode) -> Result<TablesReport, TilingError> {
         let mut setup = Setup::new(puzzle, mode)?;
         let (tables, census) = setup.run_tables()?;
+        let second = setup.second_piece(&tables);
         Ok(TablesReport {
             name: puzzle.name.clone(),
             grid: setup.board.grid,
@@ -152,6 +157,7 @@ impl TablesReport {
             tables,
             census,
             restriction: Restriction::Symmetry(setup.symmetries().unwrap_or(1)),
+            second,
             transposed: setup.transposed(),
         })
     }
@@ -410,6 +416,12 @@ fn tables_text(r: &TablesReport) -> String {
             let _ = writeln!(out, "{word} piece: none");
         }
     }
+    if let Some((piece, below, of)) = r.second {
+        let _ = writeln!(
+            out,
+            "second piece: {piece} (below {below} of the {word} piece's {of} placements, those some symmetries fix, keeps one placement per orbit of those symmetries)"
+        );
+    }
     out.push('\n');
 
     heading(&mut out, "Placement totals", '-');
@@ -613,6 +625,11 @@ struct JsonTables<'a> {
     restricted_piece: Option<usize>,
     /// `half-turn` (the meteor's) or `symmetry`.
     restriction: &'static str,
+    /// The piece kept to one placement per orbit of the symmetries that fix a kept
+    /// placement of the restricted piece, below such placements, if any.
+    second_piece: Option<usize>,
+    /// Below how many of the restricted piece's kept placements.
+    second_below: usize,
     /// The order of the group the restriction breaks.
     symmetries: usize,
     totals: JsonTotals,
@@ -730,6 +747,8 @@ fn tables_json(r: &TablesReport) -> JsonTables<'_> {
         transposed: r.transposed,
         restricted_piece: t.restricted_piece,
         restriction: r.restriction.word(),
+        second_piece: r.second.map(|s| s.0),
+        second_below: r.second.map_or(0, |s| s.1),
         symmetries: match r.restriction {
             Restriction::HalfTurn => 2,
             Restriction::Symmetry(n) => n,

@@ -858,6 +858,19 @@ impl Setup {
         self.transposed.as_ref().map(|t| (t.width, t.height))
     }
 
+    /// The second piece restricted below the first placements of `tables` that
+    /// symmetries fix ([`Classes::restrict_second`]), below how many, and how many
+    /// first placements there are; `None` when below none.
+    pub(crate) fn second_piece(&mut self, tables: &Tables) -> Option<(usize, usize, usize)> {
+        let classes = self.classes.as_mut()?;
+        let first = search::first_steps(tables);
+        let (per_first, _) = classes.restrict_second(tables, &first);
+        let second = classes.seconds.first()?;
+        let piece = usize::from(classes.labels.owner[usize::from(second.label)]);
+        let below = per_first.iter().filter(|&&k| k > 0).count();
+        Some((piece, below, first.len()))
+    }
+
     /// The order of the group the restricted piece breaks, if any.
     pub(crate) fn symmetries(&self) -> Option<usize> {
         self.classes.as_ref().map(|c| c.group.order())
@@ -1163,7 +1176,11 @@ impl Classes {
             return (Vec::new(), Vec::new());
         };
         let (slots, cells) = placements(piece);
-        let size = cells.len() / slots.len().max(1);
+        if slots.is_empty() {
+            // No placement left after pruning: no solution places it anyway.
+            return (Vec::new(), Vec::new());
+        }
+        let size = cells.len() / slots.len();
         let mut per_first = vec![0u16; first.len()];
         let mut blocks: Vec<u32> = Vec::new();
         let mut image = Vec::with_capacity(size);

@@ -701,6 +701,19 @@ fn the_piece_placed_first_is_chosen_by_measurement() {
             text.contains(&format!("symmetry piece: {piece} (")) && text.contains("placed first"),
             "{file}: {text}"
         );
+        // Below the X's placements that symmetries fix (10 of its 11 in the box; none
+        // on 6 x 10), a second piece keeps one placement per orbit of those.
+        let second = match file {
+            "solid-pentominoes-3x4x5" => {
+                Some("second piece: 4 (below 10 of the symmetry piece's 11 placements")
+            }
+            "pentomino-6x10" => None,
+            _ => continue,
+        };
+        match second {
+            Some(line) => assert!(text.contains(line), "{file}: {text}"),
+            None => assert!(!text.contains("second piece"), "{file}: {text}"),
+        }
     }
 }
 
