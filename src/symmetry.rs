@@ -194,11 +194,15 @@ impl Group {
     }
 
     /// Whether the set of cells `set` (sorted) is no greater than its image under
-    /// each of `elements`: the least of its orbit when they form a group.
-    pub fn least_image(&self, elements: &[usize], set: &[usize]) -> bool {
-        elements
-            .iter()
-            .all(|&g| self.image_of_set(g, set).as_slice() >= set)
+    /// each of `elements`: the least of its orbit when they form a group. `image` is
+    /// scratch space, so that a caller asking for many sets allocates once.
+    pub fn least_image(&self, elements: &[usize], set: &[usize], image: &mut Vec<usize>) -> bool {
+        elements.iter().all(|&g| {
+            image.clear();
+            image.extend(set.iter().map(|&c| self.perms[g][c] as usize));
+            image.sort_unstable();
+            image.as_slice() >= set
+        })
     }
 
     /// Whether some element other than the identity maps a set of `sets` onto itself.

@@ -1137,24 +1137,13 @@ impl Classes {
         let layout = tables.layout;
         let groups = tables.used_slots.len();
         let shift = tables.shift_rows * tables.width;
-        // A piece's placements in the tables: their (group, slot), and their cells,
-        // sorted, `size` apart.
-        let placements = |piece: usize| {
-            let (mut slots, mut cells) = (Vec::new(), Vec::new());
-            for offset in 0..tables.offsets {
-                for anchor in 0..layout.anchors {
-                    let group = layout.group(offset, anchor, piece);
-                    for i in 0..tables.counts[group] as usize {
-                        let mut mask = tables.masks[layout.slot(group, i)];
-                        while mask != 0 {
-                            cells.push(offset * shift + mask.trailing_zeros() as usize);
-                            mask &= mask - 1;
-                        }
-                        slots.push((group, i));
-                    }
-                }
+        // The board cells of the placement in `slot` at window `offset`, sorted.
+        let cells_into = |offset: usize, slot: usize, out: &mut Vec<usize>| {
+            let mut mask = tables.masks[slot];
+            while mask != 0 {
+                out.push(offset * shift + mask.trailing_zeros() as usize);
+                mask &= mask - 1;
             }
-            (slots, cells)
         };
         let counted: Vec<(usize, usize)> = self
             .candidates
@@ -1175,7 +1164,17 @@ impl Classes {
         else {
             return (Vec::new(), Vec::new());
         };
-        let (slots, cells) = placements(piece);
+        // Its placements: (group, slot), and their cells, `size` apart.
+        let (mut slots, mut cells) = (Vec::new(), Vec::new());
+        for offset in 0..tables.offsets {
+            for anchor in 0..layout.anchors {
+                let group = layout.group(offset, anchor, piece);
+                for i in 0..tables.counts[group] as usize {
+                    cells_into(offset, layout.slot(group, i), &mut cells);
+                    slots.push((group, i));
+                }
+            }
+        }
         if slots.is_empty() {
             // No placement left after pruning: no solution places it anyway.
             return (Vec::new(), Vec::new());
@@ -1192,13 +1191,8 @@ impl Classes {
             {
                 break;
             }
-            let offset = usize::from(step.offset);
-            let mut mask = tables.masks[step.slot as usize];
             let mut r = Vec::new();
-            while mask != 0 {
-                r.push(offset * shift + mask.trailing_zeros() as usize);
-                mask &= mask - 1;
-            }
+            cells_into(usize::from(step.offset), step.slot as usize, &mut r);
             let stabilizer = self.group.set_stabilizer(&r);
             if stabilizer.len() < 2 {
                 continue;
@@ -1208,14 +1202,7 @@ impl Classes {
             for (&(group, i), q) in slots.iter().zip(cells.chunks_exact(size)) {
                 work += stabilizer.len();
                 let meets = q.iter().any(|c| r.binary_search(c).is_ok());
-                let least = stabilizer.iter().all(|&g| {
-                    let perm = self.group.perm(g);
-                    image.clear();
-                    image.extend(q.iter().map(|&c| perm[c] as usize));
-                    image.sort_unstable();
-                    image.as_slice() >= q
-                });
-                if meets || !least {
+                if meets || !self.group.least_image(&stabilizer, q, &mut image) {
                     block[group] &= !(1u32 << i);
                     dropped += 1;
                 }
@@ -1283,23 +1270,23 @@ impl Classes {
         };
         // With a second piece restricted, only the images with it on a representative
         // are searched: the symmetries that fix both placements.
-        let mut kept = Vec::new();
-        let elements: Box<dyn Iterator<Item = usize>> = match second {
+        let elements: Vec<usize> = match second {
             Some(second) => {
                 let q = cells_of(second.label);
-                if !self.group.least_image(&second.stabilizer, &q) {
+                if !self
+                    .group
+                    .least_image(&second.stabilizer, &q, &mut Vec::new())
+                {
                     return (false, 0);
                 }
-                kept.extend(
-                    second
-                        .stabilizer
-                        .iter()
-                        .copied()
-                        .filter(|&g| self.group.image_of_set(g, &q) == q),
-                );
-                Box::new(kept.iter().copied())
+                second
+                    .stabilizer
+                    .iter()
+                    .copied()
+                    .filter(|&g| self.group.image_of_set(g, &q) == q)
+                    .collect()
             }
-            None => Box::new(0..self.group.order()),
+            None => (0..self.group.order()).collect(),
         };
         let mut fixing = 0;
         let piece = Some(self.label());
