@@ -58,6 +58,7 @@ pub use driver::{default_threads, Mode, Options, Progress, Shard, ShardError, Su
 pub use estimate::{Estimate, EstimateOptions, SplitWork};
 pub use grid::{Board, Grid, Motion, Piece, Point};
 pub use meet::plan::{RowEstimate, SplitPlan};
+pub use meet::SplitMemory;
 pub use puzzle::{Puzzle, PuzzleError};
 pub use report::TablesReport;
 pub use sums::{Model, ModelError, SumsError, SumsSolver};

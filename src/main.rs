@@ -131,8 +131,9 @@ struct SolveArgs {
     /// The memo counts all solutions: not with --distinct or --limit.
     #[arg(long, value_enum, default_value_t = MemoChoice::Auto, requires = "count")]
     memo: MemoChoice,
-    /// The most memory the memo may take, in MiB; past it the count goes on, exact but
-    /// slower.
+    /// The most memory a memo may take, in MiB: the --count memo's, or the split
+    /// search's (--split; --stats and JSON report what it took). Past it the search goes
+    /// on, exact but slower.
     #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
     memo_mib: u64,
     /// Split the search before these rows of the board as searched (counted from 0,

@@ -27,6 +27,7 @@ use crate::report::TablesReport;
 use crate::runs::{self, Fingerprint, Resumed};
 use crate::sums::{self, SumsSolver};
 use crate::tiling::{Splitting, TilingSolver};
+use crate::SplitMemory;
 
 /// How a command prints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,6 +185,7 @@ pub fn solve_tiling(
     solver
         .set_splitting(tiling.split.clone())
         .map_err(|e| Error::Input(format!("{source}: --split: {e}")))?;
+    solver.set_memo_bound(&tiling.memo_options);
     let options = &request.options;
     let memoised = solver
         .memo_wanted(tiling.memo, options)
@@ -253,12 +255,34 @@ pub fn solve_tiling(
             eprint!("{}", plan.text());
         }
     }
+    if let Some(memory) = solver.split_memory().filter(|_| !rows.is_empty()) {
+        if request.format == Format::Json {
+            extra.insert("split_memo".into(), json!(memory));
+        } else if request.stats {
+            eprintln!("{}", split_memory_text(&memory));
+        }
+    }
     printer.finish(
         &summary,
         json!(puzzle.name),
         extra,
         solver.symmetries() as u64,
         fingerprint,
+    )
+}
+
+/// The split memo's line of `--stats`.
+fn split_memory_text(m: &SplitMemory) -> String {
+    let mib = |bytes: usize| bytes as f64 / f64::from(1 << 20);
+    let full = if m.full {
+        "; full: the overhangs met after were searched without it (exact, slower; --memo-mib raises the bound)"
+    } else {
+        ""
+    };
+    format!(
+        "split memo: {:.1} MiB of {:.0} MiB{full}",
+        mib(m.bytes),
+        mib(m.bound)
     )
 }
 

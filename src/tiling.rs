@@ -49,14 +49,14 @@
 //! they place the second piece anywhere: those solutions are dropped at the leaf.
 
 use std::ops::ControlFlow;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use crate::count::{Counting, Memo, MemoOptions, MemoReport};
 use crate::driver::{self, Mode, Options, Progress, Sink, Summary};
 use crate::estimate::{self, Estimate, EstimateOptions, SplitWork};
 use crate::grid::{self, normalise, Board, Grid, Piece};
 use crate::meet::plan::{self, SplitPlan};
-use crate::meet::{self, Above};
+use crate::meet::{self, Above, SplitMemory};
 use crate::puzzle::Puzzle;
 use crate::search::{self, Copies, Lane, Lanes, Leaves, Node, Step, Tiles, Window};
 use crate::symmetry::{Group, NONE};
@@ -188,6 +188,10 @@ pub struct TilingSolver {
     splitting: Splitting,
     /// The measurement of [`Splitting::Auto`], made at its first use.
     plan: OnceLock<SplitPlan>,
+    /// The most bytes the split search's memo may take (`--memo-mib`).
+    memo_bytes: usize,
+    /// What the split search's memo took in the last run that split.
+    split_memory: Mutex<Option<SplitMemory>>,
     /// The restricted piece's placements, taken first from the root
     /// ([`search::first_steps`]).
     first: Vec<Step>,
@@ -327,7 +331,22 @@ impl TilingSolver {
             lanes,
             splitting: Splitting::Auto,
             plan: OnceLock::new(),
+            memo_bytes: MemoOptions::default().max_bytes,
+            split_memory: Mutex::new(None),
         })
+    }
+
+    /// Bounds the memory of the split search's memo (its arena of completions; one GiB
+    /// unless set): past it, overhangs met later are searched on without the memo,
+    /// exact but slower. [`TilingSolver::count_memoised`] takes its bound as an
+    /// argument.
+    pub fn set_memo_bound(&mut self, options: &MemoOptions) {
+        self.memo_bytes = options.max_bytes;
+    }
+
+    /// What the split search's memo took in the last run that split, if one did.
+    pub fn split_memory(&self) -> Option<SplitMemory> {
+        *self.split_memory.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Sets whether and where the search splits (see [`Splitting`]); given rows are
@@ -574,11 +593,15 @@ impl TilingSolver {
         let cells = split_cells(&window, self.split_rows_for(options));
         // Checked by `set_splitting`, or chosen among rows that qualify.
         let above = (!cells.is_empty())
-            .then(|| Above::new(&window, &cells))
+            .then(|| Above::with_bytes(&window, &cells, self.memo_bytes))
             .flatten();
         let mut tiles = self.tiles(&window);
         tiles.above = above.as_ref();
-        driver::run_observed(&tiles, options, keep, deliver, observe)
+        let summary = driver::run_observed(&tiles, options, keep, deliver, observe);
+        if let Some(above) = &above {
+            *self.split_memory.lock().unwrap_or_else(|e| e.into_inner()) = Some(above.memory());
+        }
+        summary
     }
 
     /// Why the split search cannot split before `rows`, if it cannot.
@@ -602,7 +625,7 @@ impl TilingSolver {
             return Some("a row is past the board's last");
         }
         Above::new(&window, &cells).is_none().then_some(
-            "a row's overhang is too wide (at most 24 cells: those a placement south of it can reach, and those of the piece placed first)",
+            "a row's overhang is too wide (at most 48 cells, in one window with the row: those a placement south of it can reach, and those of the piece placed first)",
         )
     }
 

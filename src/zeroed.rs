@@ -8,37 +8,45 @@
 //! made this module).
 
 use std::ops::Deref;
-use std::sync::atomic::AtomicU32;
+use std::sync::atomic::{AtomicU32, AtomicU64};
 
-/// `len` zeroed words, freed on drop.
-pub struct ZeroedWords {
+/// A word of these tables: an atomic integer (`bytemuck` says zero bytes are its zero).
+pub trait ZeroWord: bytemuck::Zeroable + Sync {}
+impl ZeroWord for AtomicU32 {}
+impl ZeroWord for AtomicU64 {}
+
+/// `len` zeroed 32-bit words, freed on drop.
+pub type ZeroedWords = Zeroed<AtomicU32>;
+
+/// `len` zeroed atomic words of type `W`, freed on drop.
+pub struct Zeroed<W: ZeroWord> {
     /// The words: a mapping of our own (`mapped`), or `boxed`'s.
-    ptr: std::ptr::NonNull<AtomicU32>,
+    ptr: std::ptr::NonNull<W>,
     len: usize,
     #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     mapped: bool,
     /// The fallback allocation, kept alive for `ptr`.
-    _boxed: Box<[AtomicU32]>,
+    _boxed: Box<[W]>,
 }
 
 // SAFETY: the words are owned by this value alone and are atomics, which are `Sync`;
 // nothing else refers to them, so they may move to and be shared between threads.
-unsafe impl Send for ZeroedWords {}
-unsafe impl Sync for ZeroedWords {}
+unsafe impl<W: ZeroWord> Send for Zeroed<W> {}
+unsafe impl<W: ZeroWord> Sync for Zeroed<W> {}
 
-impl ZeroedWords {
+impl<W: ZeroWord> Zeroed<W> {
     /// `len` words, all zero.
-    pub fn new(len: usize) -> ZeroedWords {
-        if let Some(ptr) = map(len) {
-            return ZeroedWords {
+    pub fn new(len: usize) -> Zeroed<W> {
+        if let Some(ptr) = map::<W>(len) {
+            return Zeroed {
                 ptr,
                 len,
                 mapped: true,
                 _boxed: Box::new([]),
             };
         }
-        let boxed: Box<[AtomicU32]> = bytemuck::allocation::zeroed_slice_box(len);
-        ZeroedWords {
+        let boxed: Box<[W]> = bytemuck::allocation::zeroed_slice_box(len);
+        Zeroed {
             // A box's pointer is never null (dangling but aligned when empty).
             ptr: std::ptr::NonNull::new(boxed.as_ptr().cast_mut()).expect("a box pointer"),
             len,
@@ -51,8 +59,8 @@ impl ZeroedWords {
 /// A private anonymous mapping of `len` words: zero pages, each backed by memory only
 /// once touched. `None` if the system refuses it or has no such thing.
 #[cfg(target_os = "linux")]
-fn map(len: usize) -> Option<std::ptr::NonNull<AtomicU32>> {
-    let bytes = len.checked_mul(std::mem::size_of::<AtomicU32>())?;
+fn map<W>(len: usize) -> Option<std::ptr::NonNull<W>> {
+    let bytes = len.checked_mul(std::mem::size_of::<W>())?;
     if bytes == 0 {
         return None;
     }
@@ -75,23 +83,23 @@ fn map(len: usize) -> Option<std::ptr::NonNull<AtomicU32>> {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn map(_len: usize) -> Option<std::ptr::NonNull<AtomicU32>> {
+fn map<W>(_len: usize) -> Option<std::ptr::NonNull<W>> {
     None
 }
 
-impl Deref for ZeroedWords {
-    type Target = [AtomicU32];
+impl<W: ZeroWord> Deref for Zeroed<W> {
+    type Target = [W];
     #[inline(always)]
-    fn deref(&self) -> &[AtomicU32] {
+    fn deref(&self) -> &[W] {
         // SAFETY: `ptr` points to `len` words that live as long as `self`: a mapping
         // made by `map` (readable, writable, page-aligned, zero-filled by the kernel,
-        // and zero is a valid `AtomicU32`) or the kept box. They are only ever accessed
+        // and zero is a valid `W`, see `ZeroWord`) or the kept box. They are only ever accessed
         // through atomics.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
 }
 
-impl Drop for ZeroedWords {
+impl<W: ZeroWord> Drop for Zeroed<W> {
     fn drop(&mut self) {
         #[cfg(target_os = "linux")]
         if self.mapped {
@@ -100,7 +108,7 @@ impl Drop for ZeroedWords {
             unsafe {
                 libc::munmap(
                     self.ptr.as_ptr().cast(),
-                    self.len * std::mem::size_of::<AtomicU32>(),
+                    self.len * std::mem::size_of::<W>(),
                 );
             }
         }

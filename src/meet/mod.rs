@@ -40,17 +40,19 @@
 //! step, so the steps kept are the plain search's, at their absolute offsets.
 //!
 //! # Limits
-//! An overhang must be at most 24 cells and there must be at most 31 different pieces:
-//! [`Above::new`] says whether a window qualifies. Pieces may be left over: a node then
+//! An overhang must be at most 48 cells (and fit one window with the split's cell) and
+//! there must be at most 31 different pieces: [`Above::new`] says whether a window
+//! qualifies. Overhangs of up to 24 cells are indexed directly, wider ones hashed
+//! ([`Slots`]); the planner considers only the former (`plan::MAX_PLANNED_BITS`). Pieces may be left over: a node then
 //! takes every completion whose pieces are among its own, in the order found. Pieces
 //! may have copies: an entry then keeps how many copies of each it places (in the
 //! fields of the puzzle's `Copies`), and fits a node's only if no field exceeds it.
 
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 use crate::search::{Lane, Node, Path, Visitor, Window};
-use crate::zeroed::ZeroedWords;
+use crate::zeroed::{Zeroed, ZeroedWords};
 
 pub(crate) mod plan;
 
@@ -78,13 +80,17 @@ fn signature(pieces: u32) -> u64 {
     1 << (pieces & 31) | 1 << (32 + (pieces >> 5 & 31))
 }
 
-/// The largest overhang indexed directly (a slot per overhang, 4 bytes each, of which
-/// only the pages touched are ever backed by memory).
-const MAX_OVERHANG_BITS: usize = 24;
+/// The widest overhang a split serves: it must fit one window with the split's cell,
+/// and a hashed index ([`Slots`]) keeps it.
+const MAX_OVERHANG_BITS: usize = 48;
 
 /// Words the arena can hold. It is allocated zeroed, so the operating system provides
 /// only the pages written (the meteor puzzle writes under 1% of them).
 const ARENA_WORDS: usize = 1 << 24;
+
+/// The most words an arena may have: block starts and links are `u32`, and the states
+/// `PUBLISHED + start` and `END` must stay apart.
+const MAX_ARENA_WORDS: usize = u32::MAX as usize - 2 * PUBLISHED as usize;
 
 /// Row blocks beyond one per possible overhang prefix, for those lost to races.
 const SPARE_ROW_BLOCKS: usize = 64;
@@ -130,6 +136,11 @@ impl Edge {
         let (offset, at) = start_of(window, cell);
         (bits <= MAX_OVERHANG_BITS && at + bits <= 64)
             .then(|| Edge::new(cell, bits, window.not_cells[offset] >> at))
+    }
+
+    /// The cells of the overhang.
+    pub fn bits(&self) -> usize {
+        self.overhang_mask.count_ones() as usize
     }
 
     /// The board cell the split is before.
@@ -199,21 +210,51 @@ impl Edge {
 }
 
 /// One split: where it is, and a slot per overhang met there.
-///
-/// Slots are indexed in two levels so that the few overhangs met (about a thousand of
-/// the 2^20 possible on the meteor board) sit on few pages: the cells of the first row
-/// after the split pick a slot in a row block, and the rest pick the row block, handed
-/// out in the order first met.
 struct Split {
     edge: Edge,
-    /// Overhang bits that pick a slot within a row block.
-    low_bits: u32,
-    /// Per `overhang >> low_bits`: 1 + its row block, or 0 before the first.
-    row_block: ZeroedWords,
-    row_blocks_used: AtomicUsize,
-    /// Row blocks of `1 << low_bits` slots each; a slot's state is `UNSEARCHED` and so on.
-    slots: ZeroedWords,
+    slots: Slots,
 }
+
+/// The slots of one split's overhangs, found by overhang.
+///
+/// Overhangs of at most [`MAX_DIRECT_BITS`] cells are indexed directly, in two levels so
+/// that the few overhangs met (about a thousand of the 2^20 possible on the meteor
+/// board) sit on few pages: the cells of the first row after the split pick a slot in a
+/// row block, and the rest pick the row block, handed out in the order first met.
+/// Wider overhangs (a board more than six cells wide: up to four rows of it) are
+/// hashed: a direct index would be too large even to map, and the overhangs met are
+/// a sliver of those possible.
+enum Slots {
+    Direct {
+        /// Overhang bits that pick a slot within a row block.
+        low_bits: u32,
+        /// Per `overhang >> low_bits`: 1 + its row block, or 0 before the first.
+        row_block: ZeroedWords,
+        row_blocks_used: AtomicUsize,
+        /// Row blocks of `1 << low_bits` slots each; a slot's state is `UNSEARCHED`
+        /// and so on.
+        slots: ZeroedWords,
+    },
+    Hashed {
+        /// Per entry, `overhang + 1`, or 0 while it is free (open addressing, linear
+        /// probing, entries never removed).
+        keys: Zeroed<AtomicU64>,
+        /// Per entry, the slot of its overhang.
+        slots: ZeroedWords,
+        /// Entries taken, at most `full` of them.
+        used: AtomicUsize,
+        full: usize,
+    },
+}
+
+/// The widest overhang indexed directly (a slot per overhang, 4 bytes each, of which
+/// only the pages touched are ever backed by memory).
+const MAX_DIRECT_BITS: usize = 24;
+
+/// Entries of a hashed split (12 bytes of address space each, backed only where
+/// touched). At most three quarters are taken: past that probes grow long, so a new
+/// overhang is not kept (its nodes search on as if there were no split).
+const HASHED_ENTRIES: usize = 1 << 23;
 
 impl Split {
     #[cfg(test)]
@@ -223,45 +264,124 @@ impl Split {
 
     fn at(edge: Edge, width: usize) -> Split {
         let bits = edge.overhang_mask.count_ones() as usize;
-        let low_bits = width.clamp(1, bits.max(1)) as u32;
-        let row_block = ZeroedWords::new(1 << (bits as u32).saturating_sub(low_bits));
-        Split {
-            edge,
-            low_bits,
-            row_block,
-            row_blocks_used: AtomicUsize::new(0),
-            // As many row blocks as there can be overhangs, and spares for blocks lost
-            // to races; only those used are touched.
-            slots: ZeroedWords::new(
-                (1 << bits.max(low_bits as usize)) + (SPARE_ROW_BLOCKS << low_bits),
-            ),
+        let slots = if bits <= MAX_DIRECT_BITS {
+            let low_bits = width.clamp(1, bits.max(1)) as u32;
+            Slots::Direct {
+                low_bits,
+                row_block: ZeroedWords::new(1 << (bits as u32).saturating_sub(low_bits)),
+                row_blocks_used: AtomicUsize::new(0),
+                // As many row blocks as there can be overhangs, and spares for blocks
+                // lost to races; only those used are touched.
+                slots: ZeroedWords::new(
+                    (1 << bits.max(low_bits as usize)) + (SPARE_ROW_BLOCKS << low_bits),
+                ),
+            }
+        } else {
+            Slots::hashed(HASHED_ENTRIES)
+        };
+        Split { edge, slots }
+    }
+
+    /// The slot of `overhang`; `None` if the index has no room for it (races used up
+    /// the spare row blocks, or the hashed table is full).
+    fn slot(&self, overhang: u64) -> Option<&AtomicU32> {
+        self.slots.slot(overhang)
+    }
+}
+
+impl Slots {
+    /// A hashed index of `entries` entries, a power of two.
+    fn hashed(entries: usize) -> Slots {
+        debug_assert!(entries.is_power_of_two());
+        Slots::Hashed {
+            keys: Zeroed::new(entries),
+            slots: ZeroedWords::new(entries),
+            used: AtomicUsize::new(0),
+            full: entries / 4 * 3,
         }
     }
 
-    /// The slot of `overhang`; `None` only if races used up the spare row blocks.
     fn slot(&self, overhang: u64) -> Option<&AtomicU32> {
-        let entry = &self.row_block[(overhang >> self.low_bits) as usize];
-        let mut block = entry.load(Ordering::Acquire);
-        if block == 0 {
-            // Blocks are handed out in order; one lost to a race is only skipped.
-            let fresh = self.row_blocks_used.fetch_add(1, Ordering::Relaxed) as u32 + 1;
-            // Written before any thread can read it (see `touch_for_writing`): both ends,
-            // as a row block may straddle two pages.
-            let first = (fresh as usize - 1) << self.low_bits;
-            let last = first + (1 << self.low_bits) - 1;
-            if last >= self.slots.len() {
-                return None;
+        match self {
+            Slots::Direct {
+                low_bits,
+                row_block,
+                row_blocks_used,
+                slots,
+            } => {
+                let low_bits = *low_bits;
+                let entry = &row_block[(overhang >> low_bits) as usize];
+                let mut block = entry.load(Ordering::Acquire);
+                if block == 0 {
+                    // Blocks are handed out in order; one lost to a race is only skipped.
+                    let fresh = row_blocks_used.fetch_add(1, Ordering::Relaxed) as u32 + 1;
+                    // Written before any thread can read it (see `touch_for_writing`):
+                    // both ends, as a row block may straddle two pages.
+                    let first = (fresh as usize - 1) << low_bits;
+                    let last = first + (1 << low_bits) - 1;
+                    if last >= slots.len() {
+                        return None;
+                    }
+                    touch_for_writing(&slots[first]);
+                    touch_for_writing(&slots[last]);
+                    block =
+                        match entry.compare_exchange(0, fresh, Ordering::AcqRel, Ordering::Acquire)
+                        {
+                            Ok(_) => fresh,
+                            Err(now) => now,
+                        };
+                }
+                let low = overhang as usize & ((1 << low_bits) - 1);
+                Some(&slots[((block as usize - 1) << low_bits) | low])
             }
-            touch_for_writing(&self.slots[first]);
-            touch_for_writing(&self.slots[last]);
-            block = match entry.compare_exchange(0, fresh, Ordering::AcqRel, Ordering::Acquire) {
-                Ok(_) => fresh,
-                Err(now) => now,
-            };
+            Slots::Hashed {
+                keys,
+                slots,
+                used,
+                full,
+            } => {
+                let key = overhang + 1;
+                let mask = keys.len() - 1;
+                // Fibonacci hashing: the overhang's bits spread over the index bits.
+                let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask;
+                loop {
+                    let now = keys[i].load(Ordering::Acquire);
+                    if now == key {
+                        return Some(&slots[i]);
+                    }
+                    if now == 0 {
+                        if used.load(Ordering::Relaxed) >= *full {
+                            return None;
+                        }
+                        touch_for_writing(&slots[i]);
+                        match keys[i].compare_exchange(0, key, Ordering::AcqRel, Ordering::Acquire)
+                        {
+                            Ok(_) => {
+                                used.fetch_add(1, Ordering::Relaxed);
+                                return Some(&slots[i]);
+                            }
+                            Err(now) if now == key => return Some(&slots[i]),
+                            // Another overhang took the entry first: probe on.
+                            Err(_) => {}
+                        }
+                    }
+                    i = (i + 1) & mask;
+                }
+            }
         }
-        let low = overhang as usize & ((1 << self.low_bits) - 1);
-        Some(&self.slots[((block as usize - 1) << self.low_bits) | low])
     }
+}
+
+/// The memory of a split search's memo after a run ([`Above::memory`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct SplitMemory {
+    /// Bytes of the arena the completions took.
+    pub bytes: usize,
+    /// The arena's bound (`--memo-mib`).
+    pub bound: usize,
+    /// Whether a block did not fit: the overhangs not kept were searched on plainly,
+    /// exact but slower.
+    pub full: bool,
 }
 
 /// Where a node stands against a split (see [`Edge::cross`]).
@@ -445,6 +565,17 @@ impl Above {
         Above::with_arena(window, splits, ARENA_WORDS)
     }
 
+    /// [`Above::new`] with an arena of at most `bytes` bytes (the `u32` links of the
+    /// arena address at most 16 GiB of it).
+    pub fn with_bytes<L: Lane, const K: usize>(
+        window: &Window<L, K>,
+        splits: &[usize],
+        bytes: usize,
+    ) -> Option<Above> {
+        let words = (bytes / std::mem::size_of::<AtomicU32>()).min(MAX_ARENA_WORDS);
+        Above::with_arena(window, splits, words)
+    }
+
     /// [`Above::new`] with an arena of `words` words.
     pub fn with_arena<L: Lane, const K: usize>(
         window: &Window<L, K>,
@@ -481,6 +612,16 @@ impl Above {
                 .filter(|&f| f != 0)
                 .collect(),
         })
+    }
+
+    /// How much of the arena the blocks took, and whether some were not kept.
+    pub fn memory(&self) -> SplitMemory {
+        let words = std::mem::size_of::<AtomicU32>();
+        SplitMemory {
+            bytes: self.arena_len.load(Ordering::Relaxed).min(self.arena.len()) * words,
+            bound: self.arena.len() * words,
+            full: self.full.load(Ordering::Relaxed),
+        }
     }
 
     /// Where `node` stands against split `s` (see [`Edge::cross`]).
@@ -941,7 +1082,7 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Split, SPARE_ROW_BLOCKS};
+    use super::{Slots, Split, SPARE_ROW_BLOCKS};
     use std::sync::atomic::Ordering;
 
     #[test]
@@ -962,9 +1103,37 @@ mod tests {
     #[test]
     fn used_up_row_blocks_give_no_slot_rather_than_a_wrong_one() {
         let split = Split::new(10, 4, 2, 0);
-        split
-            .row_blocks_used
-            .store(4 + SPARE_ROW_BLOCKS, Ordering::Relaxed);
+        let Slots::Direct {
+            row_blocks_used, ..
+        } = &split.slots
+        else {
+            panic!("4 bits are indexed directly");
+        };
+        row_blocks_used.store(4 + SPARE_ROW_BLOCKS, Ordering::Relaxed);
         assert!(split.slot(5).is_none());
+    }
+
+    #[test]
+    fn wide_overhangs_are_hashed_each_to_a_slot_of_its_own_until_full() {
+        let split = Split::new(10, 40, 8, 0);
+        assert!(
+            matches!(split.slots, Slots::Hashed { .. }),
+            "40 bits are hashed"
+        );
+        // 16 entries, 12 of them may be taken.
+        let slots = Slots::hashed(16);
+        let overhangs: Vec<u64> = (0..12)
+            .map(|i| (i * 0x9_1234_5677) & ((1 << 40) - 1))
+            .collect();
+        let mut seen = std::collections::BTreeSet::new();
+        for &overhang in overhangs.iter().chain(overhangs.iter().rev()) {
+            let slot = slots.slot(overhang).expect("room") as *const _ as usize;
+            seen.insert((overhang, slot));
+        }
+        assert_eq!(seen.len(), 12, "one slot per overhang, the same each time");
+        let distinct: std::collections::BTreeSet<usize> = seen.iter().map(|p| p.1).collect();
+        assert_eq!(distinct.len(), 12, "twelve overhangs, twelve slots");
+        assert!(slots.slot(1 << 39).is_none(), "a thirteenth is not kept");
+        assert!(slots.slot(overhangs[3]).is_some(), "those kept still are");
     }
 }

@@ -12,7 +12,7 @@ use polytile::{
     Mode, Motion, Options, Piece, Puzzle, Splitting, Tiling, TilingError, TilingSolver,
 };
 
-use crate::common::cli::{fails, stdout_of};
+use crate::common::cli::{fails, json_lines, number, run_ok, stdout_of};
 use crate::common::tiling::{self, Rng};
 use crate::common::{puzzle, random_board};
 
@@ -317,11 +317,15 @@ fn rows_the_split_search_cannot_serve_are_refused() {
         solver.set_splitting(Splitting::Rows(rows.clone())).unwrap();
         assert_eq!(solver.split_rows(), &rows[..]);
     }
-    // Width 8: an overhang at row 1 reaches more than 24 cells.
-    refuse("pentomino-8x8-hole", vec![1], "too wide");
+    // Width 8: an overhang at row 1 reaches more than 24 cells, and is hashed.
+    let mut hole = TilingSolver::new(&shipped("pentomino-8x8-hole"), Mode::All).unwrap();
+    hole.set_splitting(Splitting::Rows(vec![1])).unwrap();
+    assert_eq!(hole.split_rows(), &[1]);
     // The piece the symmetry restriction places first lies in the south half of the
-    // 3 x 30 board: row 5's overhang would have to reach it.
-    refuse("one-sided-pentomino-3x30", vec![5], "placed first");
+    // 3 x 30 board: row 5's overhang reaches it (30 cells, hashed).
+    let mut long = TilingSolver::new(&shipped("one-sided-pentomino-3x30"), Mode::All).unwrap();
+    long.set_splitting(Splitting::Rows(vec![5])).unwrap();
+    assert_eq!(long.split_rows(), &[5]);
 }
 
 #[test]
@@ -343,6 +347,58 @@ fn cli_split_rows_are_used_reported_and_checked() {
     );
     let e = fails(&["solve", &file, "--split", "three"]);
     assert!(e.contains("expected auto, off or rows"), "{e}");
+}
+
+#[test]
+fn the_split_memo_reports_its_memory_and_a_full_one_still_counts_exactly() {
+    let file = format!("{}/data/pentomino-6x10.puz", env!("CARGO_MANIFEST_DIR"));
+    let run = |mib: &str| {
+        let args = [
+            "solve",
+            &file,
+            "--count",
+            "--split",
+            "4,5,6,7,8,9",
+            "--threads",
+            "1",
+            "--memo-mib",
+            mib,
+            "--format",
+            "json",
+        ];
+        let summary = json_lines(&stdout_of(&args)).pop().expect("a summary");
+        let memo = summary["split_memo"]
+            .as_object()
+            .expect("split_memo")
+            .clone();
+        (summary, memo)
+    };
+    let (roomy, memo) = run("1024");
+    assert_eq!(number(&roomy, "solutions"), 9356.0);
+    assert_eq!(memo["full"], false, "{memo:?}");
+    assert_eq!(number(&memo, "bound"), f64::from(1 << 30));
+    assert!(number(&memo, "bytes") > 0.0, "{memo:?}");
+    // One MiB does not hold the 6 x 10 memo (about 2.4 MiB): the overhangs met after
+    // it filled are searched without it, with the same count and more nodes.
+    let (tight, memo) = run("1");
+    assert_eq!(number(&tight, "solutions"), 9356.0);
+    assert_eq!(memo["full"], true, "{memo:?}");
+    assert!(number(&memo, "bytes") <= f64::from(1 << 20), "{memo:?}");
+    assert!(number(&tight, "nodes") > number(&roomy, "nodes"));
+    let (_, stats) = run_ok(&[
+        "solve",
+        &file,
+        "--count",
+        "--split",
+        "4,5,6,7,8,9",
+        "--stats",
+        "--memo-mib",
+        "1",
+    ]);
+    assert!(
+        stats.contains("split memo: 1.0 MiB of 1 MiB; full"),
+        "{stats}"
+    );
 }
 
 /// What the auto split chose for each quick shipped file, in both modes: the
