@@ -379,8 +379,9 @@ pub struct SplitMemory {
     pub bytes: usize,
     /// The arena's bound (`--memo-mib`).
     pub bound: usize,
-    /// Whether a block did not fit: the overhangs not kept were searched on plainly,
-    /// exact but slower.
+    /// Whether some overhang was not kept (a block did not fit the arena, or a hashed
+    /// index of overhangs was full): its nodes were searched on plainly, exact but
+    /// slower.
     pub full: bool,
 }
 
@@ -424,6 +425,9 @@ pub(crate) struct Above {
     arena_len: AtomicUsize,
     /// Set once a block did not fit: no more blocks are searched.
     full: AtomicBool,
+    /// Set once an overhang found no slot (a hashed index full, or the spare row
+    /// blocks used up): its nodes searched on without the memo.
+    unindexed: AtomicBool,
     /// Whether the puzzle's pieces may be left over: a node then takes every
     /// completion whose pieces are among its own, not only those that use them all.
     leftover: bool,
@@ -602,6 +606,7 @@ impl Above {
             arena: ZeroedWords::new(words),
             arena_len: AtomicUsize::new(0),
             full: AtomicBool::new(false),
+            unindexed: AtomicBool::new(false),
             leftover: window.leftover,
             singles: (0..window.layout.pieces)
                 .filter(|&p| window.copies.field[p] == 0)
@@ -620,7 +625,7 @@ impl Above {
         SplitMemory {
             bytes: self.arena_len.load(Ordering::Relaxed).min(self.arena.len()) * words,
             bound: self.arena.len() * words,
-            full: self.full.load(Ordering::Relaxed),
+            full: self.full.load(Ordering::Relaxed) || self.unindexed.load(Ordering::Relaxed),
         }
     }
 
@@ -639,7 +644,10 @@ impl Above {
         overhang: u64,
         scratch: &mut Workspace,
     ) -> Option<usize> {
-        let slot = self.splits[s].slot(overhang)?;
+        let Some(slot) = self.splits[s].slot(overhang) else {
+            self.unindexed.store(true, Ordering::Relaxed);
+            return None;
+        };
         let mut state = slot.load(Ordering::Acquire);
         if state == UNSEARCHED && !self.full.load(Ordering::Relaxed) {
             match slot.compare_exchange(UNSEARCHED, BUSY, Ordering::Acquire, Ordering::Acquire) {
