@@ -119,6 +119,9 @@ pub struct SplitPlan {
     pub pilot_nodes: u64,
     /// Why there is no split, when there is none and nothing was measured.
     pub skipped: Option<&'static str>,
+    /// Rows the split search serves whose overhangs are too wide for the plan to
+    /// consider ([`MAX_PLANNED_BITS`]): only `--split ROWS` takes them.
+    pub wide_rows: Vec<usize>,
 }
 
 /// Estimates for splitting before `row` and every qualifying row after it.
@@ -176,6 +179,16 @@ impl SplitPlan {
                 c.above.map_or("-".to_string(), |x| format!("{x:.0}")),
             );
         }
+        if let Some((first, last)) = self.wide_rows.first().zip(self.wide_rows.last()) {
+            let rows = if last - first + 1 == self.wide_rows.len() {
+                format!("{first}..{last}")
+            } else {
+                format!("{:?}", self.wide_rows)
+            };
+            out += &format!(
+                "  rows {rows}: overhangs over {MAX_PLANNED_BITS} cells, not planned for (--split ROWS serves them)\n"
+            );
+        }
         out
     }
 
@@ -202,6 +215,7 @@ impl SplitPlan {
             "pilot_nodes": self.pilot_nodes,
             "candidates": candidates,
             "skipped": self.skipped,
+            "wide_rows": self.wide_rows,
         })
     }
 }
@@ -488,10 +502,15 @@ pub(crate) fn plan<L: Lane, const K: usize>(window: &Window<L, K>) -> SplitPlan 
     let width = window.width();
     let rows = window.cells().div_ceil(width);
     let reach = Reach::of(window);
-    let edges: Vec<(usize, Edge)> = (1..rows)
+    let mut edges: Vec<(usize, Edge)> = (1..rows)
         .filter_map(|row| Edge::of(window, &reach, row * width).map(|edge| (row, edge)))
-        .filter(|(_, edge)| edge.bits() <= MAX_PLANNED_BITS)
         .collect();
+    plan.wide_rows = edges
+        .iter()
+        .filter(|(_, edge)| edge.bits() > MAX_PLANNED_BITS)
+        .map(|&(row, _)| row)
+        .collect();
+    edges.retain(|(_, edge)| edge.bits() <= MAX_PLANNED_BITS);
     if edges.is_empty() {
         plan.skipped = Some("no row's overhang is planned for (at most 24 cells)");
         return plan;

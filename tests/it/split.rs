@@ -504,6 +504,20 @@ fn auto_split_is_measured_alike_on_every_solver_and_skipped_under_a_limit() {
     assert!(plan.rows.is_empty() && plan.skipped.is_some(), "{plan:?}");
     let off = plain_solver(&puzzle, Mode::All).unwrap();
     assert!(off.split_plan().is_none());
+    // Rows whose overhangs pass 24 cells (8 wide, or reaching the piece placed first)
+    // are named, and served when asked for.
+    let hole = shipped("pentomino-8x8-hole");
+    let wide = TilingSolver::new(&hole, Mode::All)
+        .unwrap()
+        .split_plan()
+        .unwrap()
+        .wide_rows
+        .clone();
+    assert!(!wide.is_empty());
+    for row in wide {
+        let mut solver = TilingSolver::new(&hole, Mode::All).unwrap();
+        solver.set_splitting(Splitting::Rows(vec![row])).unwrap();
+    }
 }
 
 #[test]
