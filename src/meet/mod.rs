@@ -84,8 +84,10 @@ fn signature(pieces: u32) -> u64 {
 /// and a hashed index ([`Slots`]) keeps it.
 const MAX_OVERHANG_BITS: usize = 48;
 
-/// Words the arena can hold. It is allocated zeroed, so the operating system provides
-/// only the pages written (the meteor puzzle writes under 1% of them).
+/// Words the arena of [`Above::new`] can hold (the meteor binary's; a `TilingSolver`
+/// run sizes its arena by `--memo-mib`, [`Above::with_bytes`]). It is allocated
+/// zeroed, so the operating system provides only the pages written (the meteor puzzle
+/// writes under 1% of them).
 const ARENA_WORDS: usize = 1 << 24;
 
 /// The most words an arena may have: block starts and links are `u32`, and the states
