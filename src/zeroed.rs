@@ -10,8 +10,9 @@
 use std::ops::Deref;
 use std::sync::atomic::{AtomicU32, AtomicU64};
 
-/// A word of these tables: an atomic integer (`bytemuck` says zero bytes are its zero).
-pub trait ZeroWord: bytemuck::Zeroable + Sync {}
+/// A word of these tables: an atomic integer (`bytemuck` says zero bytes are its zero;
+/// `Send` and `Sync` are what the `Zeroed` impls below rely on).
+pub trait ZeroWord: bytemuck::Zeroable + Send + Sync {}
 impl ZeroWord for AtomicU32 {}
 impl ZeroWord for AtomicU64 {}
 

@@ -43,10 +43,11 @@
 //! An overhang must be at most 48 cells (and fit one window with the split's cell) and
 //! there must be at most 31 different pieces: [`Above::new`] says whether a window
 //! qualifies. Overhangs of up to 24 cells are indexed directly, wider ones hashed
-//! ([`Slots`]); the planner considers only the former (`plan::MAX_PLANNED_BITS`). Pieces may be left over: a node then
-//! takes every completion whose pieces are among its own, in the order found. Pieces
-//! may have copies: an entry then keeps how many copies of each it places (in the
-//! fields of the puzzle's `Copies`), and fits a node's only if no field exceeds it.
+//! ([`Slots`]); the planner considers only the former (`plan::MAX_PLANNED_BITS`).
+//! Pieces may be left over: a node then takes every completion whose pieces are among
+//! its own, in the order found. Pieces may have copies: an entry then keeps how many
+//! copies of each it places (in the fields of the puzzle's `Copies`), and fits a
+//! node's only if no field exceeds it.
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
@@ -141,6 +142,7 @@ impl Edge {
     }
 
     /// The cells of the overhang.
+    #[inline(always)]
     pub fn bits(&self) -> usize {
         self.overhang_mask.count_ones() as usize
     }
@@ -170,7 +172,7 @@ impl Edge {
         if at >= 64 {
             return Cross::Past;
         }
-        let beyond = at + self.overhang_mask.count_ones() as usize;
+        let beyond = at + self.bits();
         if beyond < 64 && (board ^ empty) >> beyond != 0 {
             return Cross::Past;
         }
@@ -265,7 +267,7 @@ impl Split {
     }
 
     fn at(edge: Edge, width: usize) -> Split {
-        let bits = edge.overhang_mask.count_ones() as usize;
+        let bits = edge.bits();
         let slots = if bits <= MAX_DIRECT_BITS {
             let low_bits = width.clamp(1, bits.max(1)) as u32;
             Slots::Direct {
