@@ -20,10 +20,11 @@
 //!    [`MIN_TASKS`] nodes (more for larger trees, at most [`MAX_DEPTH`] levels down),
 //!    and every `stride`-th subtree there is walked whole, with `stride` at least
 //!    [`MIN_STRIDE`] and large enough that the walk takes about [`WALK_NODES`] on large
-//!    trees (never more than [`WALK_MOST`]). The levels above are walked whole. Each
-//!    node counts with the weight of its sample (`tasks / sampled` below the cut, 1
-//!    above), so sums estimate the whole tree without bias: its nodes, and per
-//!    candidate row the nodes crossing it and the nodes of their subtrees.
+//!    trees (never more than [`WALK_MOST`]); trees under [`MODEST_TREE`] sample half
+//!    as many subtrees, as there the walk weighs most. The levels above are walked
+//!    whole. Each node counts with the weight of its sample (`tasks / sampled` below
+//!    the cut, 1 above), so sums estimate the whole tree without bias: its nodes, and
+//!    per candidate row the nodes crossing it and the nodes of their subtrees.
 //! 3. **Distinct overhangs.** They do not add up like nodes: overhangs recur, so a
 //!    sample sees more distinct ones than its share. They are estimated as species are
 //!    from samples of sites, by Chao's incidence estimator (Chao2, bias-corrected; A.
@@ -73,6 +74,10 @@ const PROBE_PATHS: usize = 256;
 const COARSE_SAMPLED: usize = 32;
 /// Subtrees sampled, about.
 const SAMPLED: usize = 64;
+/// Trees estimated under this many nodes (by the random paths) sample half as many
+/// subtrees: there the walk costs most against the search it plans, and coarser
+/// samples chose rows that ran faster whole (README.md, "Splitting the search").
+const MODEST_TREE: f64 = 2_000_000.0;
 /// At most one subtree in this many is walked.
 const MIN_STRIDE: usize = 16;
 /// Overhangs searched above per candidate row.
@@ -536,8 +541,13 @@ pub(crate) fn plan<L: Lane, const K: usize>(window: &Window<L, K>) -> SplitPlan 
     }
     // Sparser samples of larger trees: the walk takes about `WALK_NODES` of them.
     let wanted = ((size / WALK_NODES).ceil() as usize).max(MIN_STRIDE);
-    let (depth, tasks) = cut(window, wanted.saturating_mul(SAMPLED));
-    let mut walk = Walk::new(window, &edges, depth, tasks, SAMPLED);
+    let sampled = if size < MODEST_TREE {
+        SAMPLED / 2
+    } else {
+        SAMPLED
+    };
+    let (depth, tasks) = cut(window, wanted.saturating_mul(sampled));
+    let mut walk = Walk::new(window, &edges, depth, tasks, sampled);
     if depth == 0 || walk.sampled == 0 {
         plan.skipped = Some("a small tree");
         return plan;
