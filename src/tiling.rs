@@ -213,8 +213,9 @@ pub enum Splitting {
     /// sample of the tree and a few searches above estimate each candidate row
     /// ([`SplitPlan`]; `src/meet/plan.rs`). The measurement is made at the first run
     /// that needs it and counts nodes, not time, so every run and shard of a puzzle
-    /// chooses alike. A run with a limit searches plainly: it may need only a
-    /// sliver of the tree, which the measurement could cost more than.
+    /// with the same memo bound ([`TilingSolver::set_memo_bound`]) chooses alike. A
+    /// run with a limit searches plainly: it may need only a sliver of the tree,
+    /// which the measurement could cost more than.
     #[default]
     Auto,
     /// The plain search.
@@ -338,9 +339,13 @@ impl TilingSolver {
 
     /// Bounds the memory of the split search's memo (its arena of completions; one GiB
     /// unless set): past it, overhangs met later are searched on without the memo,
-    /// exact but slower. [`TilingSolver::count_memoised`] takes its bound as an
-    /// argument.
+    /// exact but slower. The split plan measures within it too, so a plan made under
+    /// another bound is dropped. [`TilingSolver::count_memoised`] takes its bound as
+    /// an argument.
     pub fn set_memo_bound(&mut self, options: &MemoOptions) {
+        if self.memo_bytes != options.max_bytes {
+            self.plan = OnceLock::new();
+        }
         self.memo_bytes = options.max_bytes;
     }
 
@@ -393,7 +398,7 @@ impl TilingSolver {
     }
 
     fn plan_with<L: Lane + Sync, const K: usize>(&self, lanes: &Lanes<L>) -> SplitPlan {
-        meet::plan::plan(&self.window::<L, K>(lanes))
+        meet::plan::plan(&self.window::<L, K>(lanes), self.memo_bytes)
     }
 
     /// Placements in the tables after pruning.

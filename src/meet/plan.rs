@@ -41,13 +41,15 @@
 //!    the plain search). The first split's work per overhang counts once per distinct
 //!    overhang estimated there; each later split's work per block counts once per
 //!    distinct overhang the sample met at that row. The rows measured share a budget
-//!    ([`MEASURE_BUDGET`] of the tree); past it no lower row is considered.
+//!    ([`MEASURE_BUDGET`] of the tree), and each row's searches are memoised within
+//!    the run's memo bound (`--memo-mib`); past either no lower row is considered.
 //! 5. **The choice.** A row's cost is the nodes south of it, its crossings (each a
 //!    look-up, [`CROSSING`]) and the work above; the cheapest row, with every row after
 //!    it, is taken if it is below [`MARGIN`] of the plain tree.
 //!
 //! The measurement counts nodes, not time, so the plan is the same on every machine,
-//! thread count and shard: a sharded run's shards agree on it without talking.
+//! thread count and shard given the same memo bound: a sharded run's shards agree on
+//! it without talking.
 
 use std::ops::ControlFlow;
 
@@ -97,8 +99,6 @@ const MARGIN: f64 = 0.8;
 const MEASURE_BUDGET: f64 = 1.0 / 32.0;
 const MIN_BUDGET: f64 = 2_000.0;
 const MAX_BUDGET: f64 = 4_000_000.0;
-/// Arena words of a measurement's memo (only the pages written are backed).
-const PILOT_ARENA: usize = 1 << 22;
 /// A node crossing the first split, in nodes of the plain search: it looks up its
 /// completions and combines them (as a node above, [`LevelWork::units`]).
 const CROSSING: f64 = 1.6;
@@ -142,8 +142,10 @@ pub struct RowEstimate {
     /// plain search.
     pub below: f64,
     /// The work of the searches above the row (with the later splits), in nodes of the
-    /// plain search; `None` when its measurement outgrew its budget.
+    /// plain search; `None` when its measurement outgrew its budget or the memo.
     pub above: Option<f64>,
+    /// Whether the measurement's memo outgrew the run's bound (`--memo-mib`).
+    pub memo_full: bool,
 }
 
 impl RowEstimate {
@@ -172,9 +174,11 @@ impl SplitPlan {
             self.plain, self.pilot_nodes, self.rows
         );
         for c in &self.candidates {
-            let cost = c
-                .cost()
-                .map_or("over budget".to_string(), |x| format!("{x:.0}"));
+            let cost = match c.cost() {
+                Some(x) => format!("{x:.0}"),
+                None if c.memo_full => "over the memo bound (--memo-mib)".to_string(),
+                None => "over budget".to_string(),
+            };
             out += &format!(
                 "  from row {:>3}: crossings {:.0}, overhangs {:.0}, south {:.0}, north {}, cost {cost}\n",
                 c.row,
@@ -185,13 +189,15 @@ impl SplitPlan {
             );
         }
         if let Some((first, last)) = self.wide_rows.first().zip(self.wide_rows.last()) {
-            let rows = if last - first + 1 == self.wide_rows.len() {
-                format!("{first}..{last}")
+            let rows = if first == last {
+                format!("row {first}")
+            } else if last - first + 1 == self.wide_rows.len() {
+                format!("rows {first}..{last}")
             } else {
-                format!("{:?}", self.wide_rows)
+                format!("rows {:?}", self.wide_rows)
             };
             out += &format!(
-                "  rows {rows}: overhangs over {MAX_PLANNED_BITS} cells, not planned for (--split ROWS serves them)\n"
+                "  {rows}: overhangs over {MAX_PLANNED_BITS} cells, not planned for (--split ROWS serves them)\n"
             );
         }
         out
@@ -211,6 +217,7 @@ impl SplitPlan {
                     "below": c.below.round(),
                     "above": c.above.map(f64::round),
                     "cost": c.cost().map(f64::round),
+                    "memo_full": c.memo_full,
                 })
             })
             .collect();
@@ -498,7 +505,13 @@ fn cut<L: Lane, const K: usize>(window: &Window<L, K>, min_tasks: usize) -> (usi
 }
 
 /// The split rows for `window`, by measurement (see the module docs).
-pub(crate) fn plan<L: Lane, const K: usize>(window: &Window<L, K>) -> SplitPlan {
+///
+/// The searches above are memoised within `memo_bytes`, the run's bound: a
+/// measurement whose memo outgrew it would count as work above the searches that the
+/// memo spares a run (on the 9 x 10 board a fixed 16 MiB filled and put 35,000 nodes
+/// on an overhang of row 4 whose searches above take about 70), so such a row counts
+/// as measured over budget.
+pub(crate) fn plan<L: Lane, const K: usize>(window: &Window<L, K>, memo_bytes: usize) -> SplitPlan {
     let mut plan = SplitPlan::default();
     if !qualifies(window) {
         plan.skipped = Some("32 different pieces, more than the split search serves");
@@ -576,13 +589,14 @@ pub(crate) fn plan<L: Lane, const K: usize>(window: &Window<L, K>) -> SplitPlan 
             continue;
         }
         let cells: Vec<usize> = edges[i..].iter().map(|(_, edge)| edge.cell()).collect();
-        let Some(above) = Above::with_arena(window, &cells, PILOT_ARENA) else {
+        let Some(above) = Above::with_bytes(window, &cells, memo_bytes) else {
             continue;
         };
         let (work, spent) = measure(window, &above, &tally.order, budget);
         budget -= spent;
         plan.pilot_nodes += work.iter().map(|w| w.nodes).sum::<u64>();
-        let above = (budget >= 0.0).then(|| {
+        let memo_full = above.memory().full;
+        let above = (budget >= 0.0 && !memo_full).then(|| {
             // The first split's work per overhang, for every overhang met there; each
             // later split's per block, for as many blocks as overhangs the plain tree
             // meets there, or as the sample searched if more.
@@ -602,11 +616,12 @@ pub(crate) fn plan<L: Lane, const K: usize>(window: &Window<L, K>) -> SplitPlan 
             overhangs: overhangs[i],
             below: plain - tally.subtrees + CROSSING * tally.crossings,
             above,
+            memo_full,
         };
         let cost = estimate.cost();
         plan.candidates.push(estimate);
         let Some(cost) = cost else {
-            // Over budget: a lower row would search more.
+            // Over budget, or the memo full: a lower row would search more.
             break;
         };
         if best.is_none_or(|(b, _)| cost < b) {

@@ -680,3 +680,31 @@ fn random_puzzles_over_64_cells_split_anywhere_give_the_plain_solutions_in_order
     assert_eq!(grids.len(), 3, "every planar grid served: {grids:?}");
     assert!(accepted >= 100, "only {accepted} row sets were accepted");
 }
+
+/// The plan measures within the run's memo bound: a row whose searches above outgrow
+/// it is reported as such and ends the descent (a lower row would need more), the
+/// rows chosen lie above it, and the run still gives every solution.
+#[test]
+fn the_plan_measures_within_the_memo_bound() {
+    let puzzle = shipped("pentomino-6x10");
+    let roomy = TilingSolver::new(&puzzle, Mode::All).unwrap();
+    let plan = roomy.split_plan().expect("auto").clone();
+    assert!(plan.candidates.iter().all(|c| !c.memo_full), "{plan:?}");
+    let mut tight = TilingSolver::new(&puzzle, Mode::All).unwrap();
+    // Dropped when the bound changes: made again under the new one.
+    tight.set_memo_bound(&polytile::count::MemoOptions {
+        max_bytes: 16 << 10,
+    });
+    let plan = tight.split_plan().expect("auto").clone();
+    let (last, higher) = plan.candidates.split_last().expect("rows measured");
+    assert!(last.memo_full && last.above.is_none(), "{plan:?}");
+    assert!(higher.iter().all(|c| !c.memo_full), "{plan:?}");
+    assert!(plan.rows.iter().all(|&row| row > last.row), "{plan:?}");
+    assert!(
+        plan.text().contains("over the memo bound"),
+        "{}",
+        plan.text()
+    );
+    let (_, count, _, _) = run(&tight, 1);
+    assert_eq!(count, 9356);
+}
