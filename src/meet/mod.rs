@@ -472,6 +472,8 @@ pub(crate) struct LevelWork {
     nodes: u64,
     /// Entries of the next split's blocks read while combining.
     entries: u64,
+    /// Arena words the blocks took.
+    words: u64,
 }
 
 impl LevelWork {
@@ -664,6 +666,7 @@ impl Above {
                     scratch.levels[s].blocks += 1;
                     self.search_above(window, s, overhang, scratch);
                     scratch.building[s].order_entries(s, self.leftover);
+                    scratch.levels[s].words += self.block_words(&scratch.building[s], s) as u64;
                     state = self.publish(&scratch.building[s], s);
                     slot.store(state, Ordering::Release);
                 }
@@ -685,13 +688,18 @@ impl Above {
         (state >= PUBLISHED).then(|| (state - PUBLISHED) as usize)
     }
 
+    /// The arena words `block`, built above split `s`, takes once published.
+    fn block_words(&self, block: &Block, s: usize) -> usize {
+        HEADER + (self.used_words() + link_words(s)) * block.used.len() + block.steps.len()
+    }
+
     /// Copies a built block to the arena: the slot state that says where, or
     /// `NOT_KEPT`.
     fn publish(&self, block: &Block, s: usize) -> u32 {
         let n = block.used.len();
         let stride = link_words(s);
         let uw = self.used_words();
-        let len = HEADER + (uw + stride) * n + block.steps.len();
+        let len = self.block_words(block, s);
         let start = self.arena_len.fetch_add(len, Ordering::Relaxed);
         let end = start + len;
         if end > self.arena.len() || end + PUBLISHED as usize > u32::MAX as usize {

@@ -43,6 +43,10 @@
 //!    distinct overhang the sample met at that row. The rows measured share a budget
 //!    ([`MEASURE_BUDGET`] of the tree), and each row's searches are memoised within
 //!    the run's memo bound (`--memo-mib`); past either no lower row is considered.
+//!    The run's memo is estimated alike, from the words the measured blocks took per
+//!    split (on the shipped boards and the 6 x 15 within 0.6 to 1.3 times what runs
+//!    took); a row whose memo would outgrow the bound is passed over, as a run that
+//!    fills it searches on without it, and a lower row may need less.
 //! 5. **The choice.** A row's cost is the nodes south of it, its crossings (each a
 //!    look-up, [`CROSSING`]) and the work above; the cheapest row, with every row after
 //!    it, is taken if it is below [`MARGIN`] of the plain tree.
@@ -144,7 +148,11 @@ pub struct RowEstimate {
     /// The work of the searches above the row (with the later splits), in nodes of the
     /// plain search; `None` when its measurement outgrew its budget or the memo.
     pub above: Option<f64>,
-    /// Whether the measurement's memo outgrew the run's bound (`--memo-mib`).
+    /// The bytes of the run's memo, estimated as its work is: the words of the blocks
+    /// measured, per block at each split.
+    pub memo: f64,
+    /// Whether the memo estimated, or the measurement's own, outgrew the run's bound
+    /// (`--memo-mib`).
     pub memo_full: bool,
 }
 
@@ -180,12 +188,13 @@ impl SplitPlan {
                 None => "over budget".to_string(),
             };
             out += &format!(
-                "  from row {:>3}: crossings {:.0}, overhangs {:.0}, south {:.0}, north {}, cost {cost}\n",
+                "  from row {:>3}: crossings {:.0}, overhangs {:.0}, south {:.0}, north {}, memo {:.1} MiB, cost {cost}\n",
                 c.row,
                 c.crossings,
                 c.overhangs,
                 c.below,
                 c.above.map_or("-".to_string(), |x| format!("{x:.0}")),
+                c.memo / f64::from(1 << 20),
             );
         }
         if let Some((first, last)) = self.wide_rows.first().zip(self.wide_rows.last()) {
@@ -217,6 +226,7 @@ impl SplitPlan {
                     "below": c.below.round(),
                     "above": c.above.map(f64::round),
                     "cost": c.cost().map(f64::round),
+                    "memo": c.memo.round(),
                     "memo_full": c.memo_full,
                 })
             })
@@ -595,34 +605,47 @@ pub(crate) fn plan<L: Lane, const K: usize>(window: &Window<L, K>, memo_bytes: u
         let (work, spent) = measure(window, &above, &tally.order, budget);
         budget -= spent;
         plan.pilot_nodes += work.iter().map(|w| w.nodes).sum::<u64>();
-        let memo_full = above.memory().full;
-        let above = (budget >= 0.0 && !memo_full).then(|| {
-            // The first split's work per overhang, for every overhang met there; each
-            // later split's per block, for as many blocks as overhangs the plain tree
-            // meets there, or as the sample searched if more.
-            let m = work[0].blocks.max(1) as f64;
-            let first = overhangs[i] * work[0].units() / m;
-            let later: f64 = work[1..]
-                .iter()
-                .zip(&overhangs[i + 1..])
+        // The first split's blocks, one per overhang met there; each later split's, as
+        // many as overhangs the plain tree meets there, or as the sample searched if
+        // more: their work and their words, at the measured rate per block.
+        let blocks: Vec<f64> = std::iter::once(overhangs[i])
+            .chain(
+                work[1..]
+                    .iter()
+                    .zip(&overhangs[i + 1..])
+                    .map(|(w, &d)| d.max(w.blocks as f64)),
+            )
+            .collect();
+        let per_block = |of: fn(&LevelWork) -> f64| -> f64 {
+            work.iter()
+                .zip(&blocks)
                 .filter(|(w, _)| w.blocks > 0)
-                .map(|(w, &d)| d.max(w.blocks as f64) * w.units() / w.blocks as f64)
-                .sum();
-            first + later
-        });
+                .map(|(w, &n)| n * of(w) / w.blocks as f64)
+                .sum()
+        };
+        let memo = per_block(|w| (w.words as usize * std::mem::size_of::<u32>()) as f64);
+        // A measurement past its budget or its memo ends the descent: a lower row
+        // would search more. A row whose run would outgrow the memo is passed over,
+        // but a lower one may need less (its first split meeting fewer overhangs).
+        let stop = budget < 0.0 || above.memory().full;
+        let memo_full = above.memory().full || memo > memo_bytes as f64;
+        let above = (!stop && !memo_full).then(|| per_block(LevelWork::units));
         let estimate = RowEstimate {
             row: edges[i].0,
             crossings: tally.crossings,
             overhangs: overhangs[i],
             below: plain - tally.subtrees + CROSSING * tally.crossings,
             above,
+            memo,
             memo_full,
         };
         let cost = estimate.cost();
         plan.candidates.push(estimate);
-        let Some(cost) = cost else {
-            // Over budget, or the memo full: a lower row would search more.
+        if stop {
             break;
+        }
+        let Some(cost) = cost else {
+            continue;
         };
         if best.is_none_or(|(b, _)| cost < b) {
             best = Some((cost, i));
