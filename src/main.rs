@@ -81,6 +81,10 @@ struct EstimateArgs {
     /// Threads to give the expected time for [default: one per core].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
+    /// The split search's memory bound the run will have (`solve --memo-mib`): the
+    /// split plan reported measures within it, as the run's does (tiling puzzles).
+    #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
+    memo_mib: u64,
     /// Output format: text, or one json object.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -132,8 +136,9 @@ struct SolveArgs {
     #[arg(long, value_enum, default_value_t = MemoChoice::Auto, requires = "count")]
     memo: MemoChoice,
     /// The most memory a memo may take, in MiB: the --count memo's, or the split
-    /// search's (--split; --stats and JSON report what it took). Past it the search goes
-    /// on, exact but slower.
+    /// search's (--split; --stats and JSON report what it took, and `--split auto`
+    /// chooses rows whose memo it expects to fit). Past it the search goes on, exact
+    /// but slower.
     #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
     memo_mib: u64,
     /// Split the search before these rows of the board as searched (counted from 0,
@@ -476,5 +481,8 @@ fn run_estimate(args: &EstimateArgs) -> Result<(), Error> {
         .threads
         .map_or_else(polytile::default_threads, usize::from);
     let (mode, format) = (mode(args.distinct), args.format.into());
-    output::estimate(&args.file, numbers, mode, &options, threads, format)
+    let memo = polytile::count::MemoOptions {
+        max_bytes: usize::try_from(args.memo_mib << 20).unwrap_or(usize::MAX),
+    };
+    output::estimate(&args.file, numbers, mode, &options, &memo, threads, format)
 }

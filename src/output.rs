@@ -404,6 +404,7 @@ pub fn estimate(
     numbers: bool,
     mode: Mode,
     options: &EstimateOptions,
+    memo: &MemoOptions,
     threads: usize,
     format: Format,
 ) -> Result<(), Error> {
@@ -416,8 +417,9 @@ pub fn estimate(
         (json!(model.name), solver.estimate(options))
     } else {
         let puzzle = Puzzle::load(file).map_err(|e| input(&e))?;
-        let solver =
+        let mut solver =
             TilingSolver::new(&puzzle, mode).map_err(|e| Error::Input(format!("{source}: {e}")))?;
+        solver.set_memo_bound(memo);
         (json!(puzzle.name), solver.estimate(options))
     };
     let distinct = mode == Mode::Distinct;

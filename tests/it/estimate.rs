@@ -244,6 +244,27 @@ fn a_tiling_that_splits_by_default_gets_the_split_estimated_too() {
     ]));
     assert!(json[0]["split"]["rows"].is_array(), "{json:?}");
     assert!(json[0]["split"]["seconds_one_thread"].as_f64().unwrap() > 0.0);
+    // The plan is made within the run's memo bound, given as to `solve`: the one the
+    // library makes under that bound.
+    let mut bounded = TilingSolver::new(&meteor, Mode::All).unwrap();
+    bounded.set_memo_bound(&polytile::count::MemoOptions { max_bytes: 1 << 20 });
+    let json = json_lines(&stdout_of(&[
+        "estimate",
+        file,
+        "--probe",
+        "0",
+        "--memo-mib",
+        "1",
+        "--format",
+        "json",
+    ]));
+    let rows: Vec<usize> = json[0]["split"]["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| r.as_u64().unwrap() as usize)
+        .collect();
+    assert_eq!(rows, bounded.split_rows(), "{json:?}");
 }
 
 #[test]
@@ -254,6 +275,8 @@ fn bad_arguments_and_files_are_refused_with_one_line() {
     assert!(line.contains("--paths"), "{line}");
     let line = fails(&["estimate", "data/pentomino-6x10.puz", "--probe", "-1"]);
     assert!(line.contains("seconds"), "{line}");
+    let line = fails(&["estimate", "data/pentomino-6x10.puz", "--memo-mib", "0"]);
+    assert!(line.contains("--memo-mib"), "{line}");
     // A number puzzle read as a tiling puzzle, and the other way round, name the file
     // and where it went wrong.
     let line = fails(&["estimate", "data/pentomino-6x10.puz", "--sums"]);
