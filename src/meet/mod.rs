@@ -229,26 +229,32 @@ struct Split {
 /// hashed: a direct index would be too large even to map, and the overhangs met are
 /// a sliver of those possible.
 enum Slots {
-    Direct {
-        /// Overhang bits that pick a slot within a row block.
-        low_bits: u32,
-        /// Per `overhang >> low_bits`: 1 + its row block, or 0 before the first.
-        row_block: ZeroedWords,
-        row_blocks_used: AtomicUsize,
-        /// Row blocks of `1 << low_bits` slots each; a slot's state is `UNSEARCHED`
-        /// and so on.
-        slots: ZeroedWords,
-    },
-    Hashed {
-        /// Per entry, `overhang + 1`, or 0 while it is free (open addressing, linear
-        /// probing, entries never removed).
-        keys: Zeroed<AtomicU64>,
-        /// Per entry, the slot of its overhang.
-        slots: ZeroedWords,
-        /// Entries taken, at most `full` of them.
-        used: AtomicUsize,
-        full: usize,
-    },
+    Direct(DirectSlots),
+    Hashed(HashedSlots),
+}
+
+/// A split's slots indexed directly by overhang, in row blocks (see [`Slots`]).
+struct DirectSlots {
+    /// Overhang bits that pick a slot within a row block.
+    low_bits: u32,
+    /// Per `overhang >> low_bits`: 1 + its row block, or 0 before the first.
+    row_block: ZeroedWords,
+    row_blocks_used: AtomicUsize,
+    /// Row blocks of `1 << low_bits` slots each; a slot's state is `UNSEARCHED` and so
+    /// on.
+    slots: ZeroedWords,
+}
+
+/// A split's slots found by hashing the overhang (see [`Slots`]).
+struct HashedSlots {
+    /// Per entry, `overhang + 1`, or 0 while it is free (open addressing, linear
+    /// probing, entries never removed).
+    keys: Zeroed<AtomicU64>,
+    /// Per entry, the slot of its overhang.
+    slots: ZeroedWords,
+    /// Entries taken, at most `full` of them.
+    used: AtomicUsize,
+    full: usize,
 }
 
 /// The widest overhang indexed directly (a slot per overhang, 4 bytes each, of which
@@ -269,19 +275,9 @@ impl Split {
     fn at(edge: Edge, width: usize) -> Split {
         let bits = edge.bits();
         let slots = if bits <= MAX_DIRECT_BITS {
-            let low_bits = width.clamp(1, bits.max(1)) as u32;
-            Slots::Direct {
-                low_bits,
-                row_block: ZeroedWords::new(1 << (bits as u32).saturating_sub(low_bits)),
-                row_blocks_used: AtomicUsize::new(0),
-                // As many row blocks as there can be overhangs, and spares for blocks
-                // lost to races; only those used are touched.
-                slots: ZeroedWords::new(
-                    (1 << bits.max(low_bits as usize)) + (SPARE_ROW_BLOCKS << low_bits),
-                ),
-            }
+            Slots::Direct(DirectSlots::new(bits, width))
         } else {
-            Slots::hashed(HASHED_ENTRIES)
+            Slots::Hashed(HashedSlots::new(HASHED_ENTRIES))
         };
         Split { edge, slots }
     }
@@ -289,15 +285,60 @@ impl Split {
     /// The slot of `overhang`; `None` if the index has no room for it (races used up
     /// the spare row blocks, or the hashed table is full).
     fn slot(&self, overhang: u64) -> Option<&AtomicU32> {
-        self.slots.slot(overhang)
+        match &self.slots {
+            Slots::Direct(direct) => direct.slot(overhang),
+            Slots::Hashed(hashed) => hashed.slot(overhang),
+        }
     }
 }
 
-impl Slots {
+impl DirectSlots {
+    /// The index of overhangs of `bits` cells on a board `width` cells wide.
+    fn new(bits: usize, width: usize) -> DirectSlots {
+        let low_bits = width.clamp(1, bits.max(1)) as u32;
+        DirectSlots {
+            low_bits,
+            row_block: ZeroedWords::new(1 << (bits as u32).saturating_sub(low_bits)),
+            row_blocks_used: AtomicUsize::new(0),
+            // As many row blocks as there can be overhangs, and spares for blocks lost
+            // to races; only those used are touched.
+            slots: ZeroedWords::new(
+                (1 << bits.max(low_bits as usize)) + (SPARE_ROW_BLOCKS << low_bits),
+            ),
+        }
+    }
+
+    /// The slot of `overhang`; `None` if races used up the spare row blocks.
+    fn slot(&self, overhang: u64) -> Option<&AtomicU32> {
+        let entry = &self.row_block[(overhang >> self.low_bits) as usize];
+        let mut block = entry.load(Ordering::Acquire);
+        if block == 0 {
+            // Blocks are handed out in order; one lost to a race is only skipped.
+            let fresh = self.row_blocks_used.fetch_add(1, Ordering::Relaxed) as u32 + 1;
+            // Written before any thread can read it (see `touch_for_writing`): both ends,
+            // as a row block may straddle two pages.
+            let first = (fresh as usize - 1) << self.low_bits;
+            let last = first + (1 << self.low_bits) - 1;
+            if last >= self.slots.len() {
+                return None;
+            }
+            touch_for_writing(&self.slots[first]);
+            touch_for_writing(&self.slots[last]);
+            block = match entry.compare_exchange(0, fresh, Ordering::AcqRel, Ordering::Acquire) {
+                Ok(_) => fresh,
+                Err(now) => now,
+            };
+        }
+        let low = overhang as usize & ((1 << self.low_bits) - 1);
+        Some(&self.slots[((block as usize - 1) << self.low_bits) | low])
+    }
+}
+
+impl HashedSlots {
     /// A hashed index of `entries` entries, a power of two.
-    fn hashed(entries: usize) -> Slots {
+    fn new(entries: usize) -> HashedSlots {
         debug_assert!(entries.is_power_of_two());
-        Slots::Hashed {
+        HashedSlots {
             keys: Zeroed::new(entries),
             slots: ZeroedWords::new(entries),
             used: AtomicUsize::new(0),
@@ -305,73 +346,33 @@ impl Slots {
         }
     }
 
+    /// The slot of `overhang`; `None` if the table is full and it is not in it.
     fn slot(&self, overhang: u64) -> Option<&AtomicU32> {
-        match self {
-            Slots::Direct {
-                low_bits,
-                row_block,
-                row_blocks_used,
-                slots,
-            } => {
-                let low_bits = *low_bits;
-                let entry = &row_block[(overhang >> low_bits) as usize];
-                let mut block = entry.load(Ordering::Acquire);
-                if block == 0 {
-                    // Blocks are handed out in order; one lost to a race is only skipped.
-                    let fresh = row_blocks_used.fetch_add(1, Ordering::Relaxed) as u32 + 1;
-                    // Written before any thread can read it (see `touch_for_writing`):
-                    // both ends, as a row block may straddle two pages.
-                    let first = (fresh as usize - 1) << low_bits;
-                    let last = first + (1 << low_bits) - 1;
-                    if last >= slots.len() {
-                        return None;
-                    }
-                    touch_for_writing(&slots[first]);
-                    touch_for_writing(&slots[last]);
-                    block =
-                        match entry.compare_exchange(0, fresh, Ordering::AcqRel, Ordering::Acquire)
-                        {
-                            Ok(_) => fresh,
-                            Err(now) => now,
-                        };
-                }
-                let low = overhang as usize & ((1 << low_bits) - 1);
-                Some(&slots[((block as usize - 1) << low_bits) | low])
+        let key = overhang + 1;
+        let mask = self.keys.len() - 1;
+        // Fibonacci hashing: the overhang's bits spread over the index bits.
+        let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask;
+        loop {
+            let now = self.keys[i].load(Ordering::Acquire);
+            if now == key {
+                return Some(&self.slots[i]);
             }
-            Slots::Hashed {
-                keys,
-                slots,
-                used,
-                full,
-            } => {
-                let key = overhang + 1;
-                let mask = keys.len() - 1;
-                // Fibonacci hashing: the overhang's bits spread over the index bits.
-                let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask;
-                loop {
-                    let now = keys[i].load(Ordering::Acquire);
-                    if now == key {
-                        return Some(&slots[i]);
+            if now == 0 {
+                if self.used.load(Ordering::Relaxed) >= self.full {
+                    return None;
+                }
+                touch_for_writing(&self.slots[i]);
+                match self.keys[i].compare_exchange(0, key, Ordering::AcqRel, Ordering::Acquire) {
+                    Ok(_) => {
+                        self.used.fetch_add(1, Ordering::Relaxed);
+                        return Some(&self.slots[i]);
                     }
-                    if now == 0 {
-                        if used.load(Ordering::Relaxed) >= *full {
-                            return None;
-                        }
-                        touch_for_writing(&slots[i]);
-                        match keys[i].compare_exchange(0, key, Ordering::AcqRel, Ordering::Acquire)
-                        {
-                            Ok(_) => {
-                                used.fetch_add(1, Ordering::Relaxed);
-                                return Some(&slots[i]);
-                            }
-                            Err(now) if now == key => return Some(&slots[i]),
-                            // Another overhang took the entry first: probe on.
-                            Err(_) => {}
-                        }
-                    }
-                    i = (i + 1) & mask;
+                    Err(now) if now == key => return Some(&self.slots[i]),
+                    // Another overhang took the entry first: probe on.
+                    Err(_) => {}
                 }
             }
+            i = (i + 1) & mask;
         }
     }
 }
@@ -1102,7 +1103,7 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Slots, Split, SPARE_ROW_BLOCKS};
+    use super::{HashedSlots, Slots, Split, SPARE_ROW_BLOCKS};
     use std::sync::atomic::Ordering;
 
     #[test]
@@ -1123,13 +1124,12 @@ mod tests {
     #[test]
     fn used_up_row_blocks_give_no_slot_rather_than_a_wrong_one() {
         let split = Split::new(10, 4, 2, 0);
-        let Slots::Direct {
-            row_blocks_used, ..
-        } = &split.slots
-        else {
+        let Slots::Direct(direct) = &split.slots else {
             panic!("4 bits are indexed directly");
         };
-        row_blocks_used.store(4 + SPARE_ROW_BLOCKS, Ordering::Relaxed);
+        direct
+            .row_blocks_used
+            .store(4 + SPARE_ROW_BLOCKS, Ordering::Relaxed);
         assert!(split.slot(5).is_none());
     }
 
@@ -1137,11 +1137,11 @@ mod tests {
     fn wide_overhangs_are_hashed_each_to_a_slot_of_its_own_until_full() {
         let split = Split::new(10, 40, 8, 0);
         assert!(
-            matches!(split.slots, Slots::Hashed { .. }),
+            matches!(split.slots, Slots::Hashed(_)),
             "40 bits are hashed"
         );
         // 16 entries, 12 of them may be taken.
-        let slots = Slots::hashed(16);
+        let slots = HashedSlots::new(16);
         let overhangs: Vec<u64> = (0..12)
             .map(|i| (i * 0x9_1234_5677) & ((1 << 40) - 1))
             .collect();
