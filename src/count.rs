@@ -52,6 +52,15 @@ pub struct MemoOptions {
     pub max_bytes: usize,
 }
 
+impl MemoOptions {
+    /// A bound of `mib` MiB (`--memo-mib`), the most addressable past that.
+    pub fn from_mib(mib: u64) -> MemoOptions {
+        MemoOptions {
+            max_bytes: usize::try_from(mib.saturating_mul(1 << 20)).unwrap_or(usize::MAX),
+        }
+    }
+}
+
 impl Default for MemoOptions {
     /// One GiB.
     fn default() -> MemoOptions {

@@ -447,9 +447,7 @@ fn run_solve(puzzle: &Puzzle, solve: &SolveArgs) -> Result<(), Error> {
             MemoChoice::Off => Some(false),
             MemoChoice::Auto => None,
         },
-        memo_options: polytile::count::MemoOptions {
-            max_bytes: usize::try_from(solve.memo_mib << 20).unwrap_or(usize::MAX),
-        },
+        memo_options: polytile::count::MemoOptions::from_mib(solve.memo_mib),
     };
     let source = solve.file.file.display().to_string();
     output::solve_tiling(puzzle, &source, &solve.file.flags.request(), &tiling)
@@ -481,8 +479,6 @@ fn run_estimate(args: &EstimateArgs) -> Result<(), Error> {
         .threads
         .map_or_else(polytile::default_threads, usize::from);
     let (mode, format) = (mode(args.distinct), args.format.into());
-    let memo = polytile::count::MemoOptions {
-        max_bytes: usize::try_from(args.memo_mib << 20).unwrap_or(usize::MAX),
-    };
+    let memo = polytile::count::MemoOptions::from_mib(args.memo_mib);
     output::estimate(&args.file, numbers, mode, &options, &memo, threads, format)
 }

@@ -627,8 +627,9 @@ pub(crate) fn plan<L: Lane, const K: usize>(window: &Window<L, K>, memo_bytes: u
         // A measurement past its budget or its memo ends the descent: a lower row
         // would search more. A row whose run would outgrow the memo is passed over,
         // but a lower one may need less (its first split meeting fewer overhangs).
-        let stop = budget < 0.0 || above.memory().full;
-        let memo_full = above.memory().full || memo > memo_bytes as f64;
+        let pilot_full = above.memory().full;
+        let stop = budget < 0.0 || pilot_full;
+        let memo_full = pilot_full || memo > memo_bytes as f64;
         let above = (!stop && !memo_full).then(|| per_block(LevelWork::units));
         let estimate = RowEstimate {
             row: edges[i].0,
