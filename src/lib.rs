@@ -63,4 +63,6 @@ pub use puzzle::{Puzzle, PuzzleError};
 pub use report::TablesReport;
 pub use sums::{Model, ModelError, SumsError, SumsSolver};
 pub use text::MAX_FILE_BYTES;
-pub use tiling::{Move, Splitting, Tiling, TilingError, TilingSolver, Trace};
+pub use tiling::{
+    Move, Orientation, Orientations, Orienting, Splitting, Tiling, TilingError, TilingSolver, Trace,
+};

@@ -244,6 +244,13 @@ pub fn solve_tiling(
     if !rows.is_empty() {
         extra.insert("split".into(), json!(rows));
     }
+    if let Some(o) = solver.orientations() {
+        if request.format == Format::Json {
+            extra.insert("orientation".into(), o.json());
+        } else if request.stats {
+            eprint!("{}", o.text());
+        }
+    }
     // Measured only where the run splits: not under a limit, nor when the memo counts.
     let measured = (options.limit.is_none() && !memoised)
         .then(|| solver.split_plan())

@@ -49,6 +49,9 @@ pub struct TablesReport {
     second: Option<(usize, usize, usize)>,
     /// The puzzle's `(width, height)` when the search fills it transposed.
     transposed: Option<(usize, usize)>,
+    /// The puzzle's box `(width, height, depth)` when the search lays it along other
+    /// edges (the cubic grid).
+    reoriented: Option<(usize, usize, usize)>,
 }
 
 /// How the tables restrict one piece to break a symmetry.
@@ -135,12 +138,13 @@ impl TablesReport {
             restriction: Restriction::HalfTurn,
             second: None,
             transposed: None,
+            reoriented: None,
         }
     }
 
     /// The tables a run of `puzzle` in `mode` builds.
     pub fn for_puzzle(puzzle: &Puzzle, mode: Mode) -> Result<TablesReport, TilingError> {
-        let mut setup = Setup::new(puzzle, mode)?;
+        let mut setup = Setup::new(puzzle, mode, crate::tiling::Orienting::Auto)?;
         let (tables, census) = setup.run_tables()?;
         let second = setup.second_piece(&tables);
         Ok(TablesReport {
@@ -159,6 +163,7 @@ impl TablesReport {
             restriction: Restriction::Symmetry(setup.symmetries().unwrap_or(1)),
             second,
             transposed: setup.transposed(),
+            reoriented: setup.reoriented_box(),
         })
     }
 
@@ -393,6 +398,13 @@ fn tables_text(r: &TablesReport) -> String {
             "transposed: the puzzle's board is {width} columns x {height} rows; the search fills it along its short side"
         );
     }
+    if let Some((width, height, depth)) = r.reoriented {
+        let _ = writeln!(
+            out,
+            "reoriented: the puzzle's box is {width} columns x {height} rows x {depth} layers; the search lays it as {} x {} x {}, the way whose tree is estimated smallest",
+            r.board.width, r.board.height, r.board.depth
+        );
+    }
     let word = r.restriction.word();
     match (t.restricted_piece, r.restriction) {
         (Some(p), Restriction::HalfTurn) => {
@@ -621,6 +633,10 @@ struct JsonTables<'a> {
     /// The puzzle's `[width, height]` when the search fills its board transposed.
     #[serde(skip_serializing_if = "Option::is_none")]
     transposed: Option<(usize, usize)>,
+    /// The puzzle's box `[width, height, depth]` when the search lays it along other
+    /// edges.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reoriented: Option<(usize, usize, usize)>,
     /// The piece kept to one placement per orbit of a symmetry group, if any.
     restricted_piece: Option<usize>,
     /// `half-turn` (the meteor's) or `symmetry`.
@@ -745,6 +761,7 @@ fn tables_json(r: &TablesReport) -> JsonTables<'_> {
         fillable: hex64(t.fillable),
         fillable_sizes: bits(t.fillable),
         transposed: r.transposed,
+        reoriented: r.reoriented,
         restricted_piece: t.restricted_piece,
         restriction: r.restriction.word(),
         second_piece: r.second.map(|s| s.0),

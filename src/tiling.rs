@@ -54,7 +54,7 @@ use std::sync::{Mutex, OnceLock};
 use crate::count::{Counting, Memo, MemoOptions, MemoReport};
 use crate::driver::{self, Mode, Options, Progress, Sink, Summary};
 use crate::estimate::{self, Estimate, EstimateOptions, SplitWork};
-use crate::grid::{self, normalise, Board, Grid, Piece};
+use crate::grid::{self, normalise, Axes, Board, Grid, Piece};
 use crate::meet::plan::{self, SplitPlan};
 use crate::meet::{self, Above, SplitMemory};
 use crate::puzzle::Puzzle;
@@ -88,6 +88,14 @@ pub enum TilingError {
     /// The board has no cells.
     #[error("the board has no cells")]
     EmptyBoard,
+    /// [`Orienting::Axes`] names a map the search does not lay boards of this grid by.
+    #[error("the axes {:?} are no way of laying a board of the {} grid (square and triangle: the identity or the transpose; hex: the identity; cubic: any permutation)", .axes.0, .grid.name())]
+    BadAxes {
+        /// The axes asked for.
+        axes: Axes,
+        /// The board's grid.
+        grid: Grid,
+    },
     /// A piece has no cells.
     #[error("piece '{0}' has no cells")]
     EmptyPiece(String),
@@ -250,6 +258,12 @@ struct Tabled<'a> {
 }
 
 impl Tabled<'_> {
+    /// [`plan::stratified_size`] of the tree as it is, with `paths` paths.
+    fn plain_size<L: Lane + Sync, const K: usize>(&self, lanes: &Lanes<L>, paths: usize) -> f64 {
+        let window = self.setup.window::<L, K>(self.tables, lanes);
+        plan::stratified_size(&window, paths)
+    }
+
     /// [`plan::stratified_size`] of the tree with each of `candidates` placed first
     /// (infinite for `None`).
     fn first_sizes<L: Lane + Sync, const K: usize>(
@@ -295,9 +309,9 @@ impl Tabled<'_> {
 
 /// Everything about a puzzle that the tables are built from, as the search sees it.
 pub(crate) struct Setup {
-    /// The board as searched: transposed when `transposed`.
+    /// The board as searched: transposed or reoriented when `reoriented`.
     pub board: Board,
-    /// The puzzle's pieces as searched (reflected with the board when transposed), each
+    /// The puzzle's pieces as searched (mapped with the board when reoriented), each
     /// with its count: copies are one search piece.
     pub pieces: Vec<Piece>,
     /// How many copies each piece has, as the search counts them.
@@ -305,16 +319,31 @@ pub(crate) struct Setup {
     /// Copy labels of a tiling.
     labels: CopyLabels,
     leftover: bool,
-    /// How the puzzle's board relates to the board searched, if that is transposed.
-    transposed: Option<Transposed>,
+    /// How the puzzle's board relates to the board searched, if they differ.
+    reoriented: Option<Reoriented>,
+    /// The orientations of a box on the cubic grid that were estimated, when there was
+    /// more than one.
+    orientations: Option<Orientations>,
     /// The symmetry classes, when the board has a usable symmetry.
     classes: Option<Classes>,
 }
 
 impl TilingSolver {
-    /// Checks `puzzle` (cheap checks first) and builds its tables for `mode`.
+    /// Checks `puzzle` (cheap checks first) and builds its tables for `mode`, the
+    /// board laid for the search as [`Orienting::Auto`] chooses.
     pub fn new(puzzle: &Puzzle, mode: Mode) -> Result<TilingSolver, TilingError> {
-        let mut setup = Setup::new(puzzle, mode)?;
+        TilingSolver::oriented(puzzle, mode, Orienting::Auto)
+    }
+
+    /// [`TilingSolver::new`] with the board laid as `orienting` says. The solutions
+    /// and counts are the same every way (on the puzzle's own board); their order and
+    /// the nodes are not.
+    pub fn oriented(
+        puzzle: &Puzzle,
+        mode: Mode,
+        orienting: Orienting,
+    ) -> Result<TilingSolver, TilingError> {
+        let mut setup = Setup::new(puzzle, mode, orienting)?;
         let (tables, _) = setup.run_tables()?;
         let lanes = LaneTables::new(&tables);
         let first = search::first_steps(&tables);
@@ -369,6 +398,12 @@ impl TilingSolver {
         }
         self.splitting = splitting;
         Ok(())
+    }
+
+    /// How a box on the cubic grid was laid for the search, when there was a choice:
+    /// each candidate's estimated tree and the one chosen.
+    pub fn orientations(&self) -> Option<&Orientations> {
+        self.setup.orientations()
     }
 
     /// The rows a run without a limit splits before, of the board as searched (empty:
@@ -453,7 +488,7 @@ impl TilingSolver {
         mut each: impl FnMut(Tiling) -> ControlFlow<()>,
         observe: &mut dyn FnMut(&Progress),
     ) -> Summary {
-        let deliver = |t: Tiling| each(self.setup.untransposed(t));
+        let deliver = |t: Tiling| each(self.setup.as_drawn(t));
         on_lanes!(self, go(options, keep, deliver, observe))
     }
 
@@ -729,68 +764,99 @@ fn trace<L: Lane, const K: usize>(window: &Window<'_, L, K>, setup: &Setup, step
 
 impl Setup {
     /// Checks the puzzle and prepares what its tables are built from.
-    pub(crate) fn new(puzzle: &Puzzle, mode: Mode) -> Result<Setup, TilingError> {
+    pub(crate) fn new(
+        puzzle: &Puzzle,
+        mode: Mode,
+        orienting: Orienting,
+    ) -> Result<Setup, TilingError> {
         check(puzzle)?;
         let board = &puzzle.board;
-        // A board is solved transposed (reflected about the lattice line x = y) when
-        // that makes it narrower: the search fills rows, and short rows keep the open
-        // frontier small (measured in README.md on the 6 x 10 pentominoes) and let the
-        // 64-bit window hold more of them. Pieces that may not reflect are reflected
-        // with the board. Hex boards keep their offset rows as drawn.
-        let (t, from) = match board.grid {
-            Grid::Square | Grid::Triangle => board.transposed(),
-            Grid::Hex | Grid::Cubic => (board.clone(), Vec::new()),
+        // A planar board is solved transposed (reflected about the lattice line x = y)
+        // when that makes it narrower: the search fills rows, and short rows keep the
+        // open frontier small (measured in README.md on the 6 x 10 pentominoes) and let
+        // the 64-bit window hold more of them. Hex boards keep their offset rows as
+        // drawn. A box on the cubic grid may be searched along any three of its
+        // edges; no rule of thumb picks them (`Orientations`), so each is estimated.
+        // Pieces that may not reflect are reflected with the board.
+        let mut setup = match (board.grid, orienting) {
+            (grid, Orienting::Axes(axes)) => {
+                let allowed = match grid {
+                    Grid::Square | Grid::Triangle => [Axes::SAME, Axes::TRANSPOSE].contains(&axes),
+                    Grid::Hex => axes == Axes::SAME,
+                    Grid::Cubic => Axes::ALL.contains(&axes),
+                };
+                if !allowed {
+                    return Err(TilingError::BadAxes { axes, grid });
+                }
+                Setup::bare(puzzle, axes)
+            }
+            (Grid::Square | Grid::Triangle, Orienting::Auto) => {
+                let t = Setup::bare(puzzle, Axes::TRANSPOSE);
+                if t.board.width < board.width {
+                    t
+                } else {
+                    Setup::bare(puzzle, Axes::SAME)
+                }
+            }
+            (Grid::Hex, Orienting::Auto) => Setup::bare(puzzle, Axes::SAME),
+            (Grid::Cubic, Orienting::Auto) => Orientations::choose(puzzle),
         };
-        let transposed = t.width < board.width;
-        let (board, pieces) = if transposed {
-            let pieces = puzzle
-                .pieces
-                .iter()
-                .map(|p| Piece {
-                    cells: normalise(
-                        t.grid,
-                        &p.cells
-                            .iter()
-                            .map(|&q| grid::transpose(q))
-                            .collect::<Vec<_>>(),
-                    ),
-                    ..p.clone()
-                })
-                .collect();
-            (t, pieces)
-        } else {
-            (board.clone(), puzzle.pieces.clone())
-        };
-        if board.width * crate::tables::SHIFT_ROWS > 64 {
-            return Err(TablesError::BadWidth(board.width).into());
+        if setup.board.width * crate::tables::SHIFT_ROWS > 64 {
+            return Err(TablesError::BadWidth(setup.board.width).into());
         }
-        // Copies of a piece are one search piece, placed as often as it has copies;
-        // their labels in a tiling are numbered in the order the search places them.
-        let counts: Vec<u32> = pieces.iter().map(|p| p.count).collect();
-        let copies = Copies::new(&counts).expect("check() bounds the counts");
-        let labels = CopyLabels::new(&pieces);
         // Search one solution per class of the symmetry group; in all mode each class
         // then stands for its whole orbit. Without a usable symmetry, distinct counting
         // fails and counting all searches everything.
-        let classes = match Classes::new(&board, &pieces, puzzle.allow_leftover) {
+        setup.classes = match Classes::new(&setup.board, &setup.pieces, puzzle.allow_leftover) {
             Ok(c) if mode == Mode::Distinct || c.group.order() > 1 => Some(c),
             Ok(_) => None,
             Err(e) if mode == Mode::Distinct => return Err(e),
             Err(_) => None,
         };
-        Ok(Setup {
+        Ok(setup)
+    }
+
+    /// The puzzle with its board and pieces mapped by `axes` (a symmetry of the lattice),
+    /// without symmetry classes.
+    fn bare(puzzle: &Puzzle, axes: Axes) -> Setup {
+        let (board, pieces, reoriented) = if axes == Axes::SAME {
+            (puzzle.board.clone(), puzzle.pieces.clone(), None)
+        } else {
+            let (board, from) = puzzle.board.mapped(axes);
+            let pieces = puzzle
+                .pieces
+                .iter()
+                .map(|p| Piece {
+                    cells: normalise(
+                        board.grid,
+                        &p.cells.iter().map(|&q| axes.apply(q)).collect::<Vec<_>>(),
+                    ),
+                    ..p.clone()
+                })
+                .collect();
+            let reoriented = Reoriented {
+                width: puzzle.board.width,
+                height: puzzle.board.height,
+                depth: puzzle.board.depth,
+                from,
+            };
+            (board, pieces, Some(reoriented))
+        };
+        // Copies of a piece are one search piece, placed as often as it has copies;
+        // their labels in a tiling are numbered in the order the search places them.
+        let counts: Vec<u32> = pieces.iter().map(|p| p.count).collect();
+        let copies = Copies::new(&counts).expect("check() bounds the counts");
+        let labels = CopyLabels::new(&pieces);
+        Setup {
             board,
             pieces,
             copies,
             labels,
             leftover: puzzle.allow_leftover,
-            transposed: transposed.then_some(Transposed {
-                width: puzzle.board.width,
-                height: puzzle.board.height,
-                from,
-            }),
-            classes,
-        })
+            reoriented,
+            orientations: None,
+            classes: None,
+        }
     }
 
     /// The tables a run searches (pruned, restricted), with the piece the symmetry
@@ -881,9 +947,42 @@ impl Setup {
         window
     }
 
-    /// The puzzle's `(width, height)` when its board is searched transposed.
+    /// The puzzle's `(width, height)` when its planar board is searched transposed.
     pub(crate) fn transposed(&self) -> Option<(usize, usize)> {
-        self.transposed.as_ref().map(|t| (t.width, t.height))
+        self.reoriented
+            .as_ref()
+            .filter(|_| self.board.grid.is_planar())
+            .map(|t| (t.width, t.height))
+    }
+
+    /// The puzzle's `(width, height, depth)` when its box on the cubic grid is searched
+    /// along other edges.
+    pub(crate) fn reoriented_box(&self) -> Option<(usize, usize, usize)> {
+        self.reoriented
+            .as_ref()
+            .filter(|_| !self.board.grid.is_planar())
+            .map(|t| (t.width, t.height, t.depth))
+    }
+
+    /// The orientations estimated, if there was a choice.
+    pub(crate) fn orientations(&self) -> Option<&Orientations> {
+        self.orientations.as_ref()
+    }
+
+    /// Knuth's estimate of the plain tree (pruned tables, no symmetry restriction)
+    /// with `paths` random paths; `None` when this setup's tables cannot be built.
+    fn plain_size(&self, paths: usize) -> Option<f64> {
+        if self.board.width * crate::tables::SHIFT_ROWS > 64 {
+            return None;
+        }
+        let (tables, _) = self.tables(true, false).ok()?;
+        let lanes = LaneTables::new(&tables);
+        let tabled = Tabled {
+            tables: &tables,
+            lanes: &lanes,
+            setup: self,
+        };
+        Some(on_lanes!(tabled, plain_size(paths)))
     }
 
     /// The second piece restricted below the first placements of `tables` that
@@ -905,13 +1004,13 @@ impl Setup {
     }
 
     /// For each cell of the board as searched, the puzzle's cell (row-major on its own
-    /// board) it is; holes may map anywhere. Read off [`Setup::untransposed`], so it
-    /// holds for any way the board is transposed: cells are labelled by their index
+    /// board) it is; holes may map anywhere. Read off [`Setup::as_drawn`], so it
+    /// holds for any way the board is reoriented: cells are labelled by their index
     /// in two passes of 16 bits, as a tiling's labels are `u16`.
     fn puzzle_cells(&self) -> Vec<usize> {
         let cells = self.board.cells.len();
         let pass = |part: fn(usize) -> u16| -> Tiling {
-            self.untransposed((0..cells).map(|c| Some(part(c))).collect())
+            self.as_drawn((0..cells).map(|c| Some(part(c))).collect())
         };
         let (low, high) = (pass(|c| c as u16), pass(|c| (c >> 16) as u16));
         let mut map = vec![0; cells];
@@ -924,12 +1023,12 @@ impl Setup {
     }
 
     /// A tiling of the board as searched, in the puzzle's own orientation.
-    fn untransposed(&self, t: Tiling) -> Tiling {
-        let Some(transposed) = &self.transposed else {
+    fn as_drawn(&self, t: Tiling) -> Tiling {
+        let Some(reoriented) = &self.reoriented else {
             return t;
         };
-        let mut out = vec![None; transposed.width * transposed.height];
-        for (&cell, &from) in t.iter().zip(&transposed.from) {
+        let mut out = vec![None; reoriented.width * reoriented.height * reoriented.depth];
+        for (&cell, &from) in t.iter().zip(&reoriented.from) {
             if from != NONE {
                 out[from as usize] = cell;
             }
@@ -938,14 +1037,139 @@ impl Setup {
     }
 }
 
-/// A puzzle's board searched transposed.
-struct Transposed {
+/// A puzzle's board searched mapped by a symmetry of its lattice: transposed (planar
+/// grids) or along other edges of its box (the cubic grid).
+struct Reoriented {
     /// The puzzle's board width.
     width: usize,
     /// Its height.
     height: usize,
+    /// Its depth.
+    depth: usize,
     /// For each cell of the board searched, the puzzle's cell it is; `NONE` for holes.
     from: Vec<u32>,
+}
+
+/// Which way the search lays a puzzle's board: which lattice directions are its
+/// columns, rows and layers. Solutions are given on the puzzle's own board either way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Orienting {
+    /// Square and triangle boards transposed when that makes them narrower; hex boards
+    /// as drawn; boxes on the cubic grid the way whose tree is estimated smallest
+    /// ([`Orientations`]).
+    #[default]
+    Auto,
+    /// The board mapped by these axes (a symmetry of the lattice; the pieces are mapped
+    /// with it): the identity or [`Axes::TRANSPOSE`] on square and triangle boards, the
+    /// identity on hex boards, any of [`Axes::ALL`] on the cubic grid.
+    Axes(Axes),
+}
+
+/// The ways of laying a box on the cubic grid along the search's columns, rows and
+/// layers, and the one chosen. The search fills the lowest free cell in cell order, and
+/// the size of its tree depends on which edges of the box are its columns and layers,
+/// by factors up to ten with no rule of thumb that holds (README.md, "Which way a box
+/// is searched"): so each distinct way is built and its tree estimated (Knuth's
+/// estimate, [`ORIENT_PATHS`] seeded paths: every run and shard chooses alike), and the
+/// smallest is searched. A box whose edges all have one length is searched as drawn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Orientations {
+    /// The candidates, the box as drawn first.
+    pub candidates: Vec<Orientation>,
+    /// The index of the one searched.
+    pub chosen: usize,
+}
+
+/// One way of laying a box for the search ([`Orientations`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Orientation {
+    /// The box as searched: columns, rows, layers.
+    pub size: (usize, usize, usize),
+    /// The estimated nodes of its plain tree (pruned tables, without the symmetry
+    /// restriction); `None` if it was not measured (see [`ORIENT_SMALL`]) or its
+    /// tables cannot be built (too wide a row, a placement longer than the window).
+    pub nodes: Option<f64>,
+}
+
+/// Random paths of each orientation's estimate.
+pub const ORIENT_PATHS: usize = 256;
+
+/// A box whose tree as drawn is estimated under this many nodes is searched as drawn.
+/// Measuring the other orientations costs about 1 ms each (building their tables,
+/// then the paths); an unrestricted tree this size is a search of some tens of
+/// milliseconds once the symmetry restriction divides it.
+pub const ORIENT_SMALL: f64 = 5_000_000.0;
+
+impl Orientations {
+    /// The setup of `puzzle` (a box on the cubic grid) in the orientation whose tree is
+    /// estimated smallest, recording the choice when there was one.
+    fn choose(puzzle: &Puzzle) -> Setup {
+        let mut setups: Vec<Setup> = Vec::new();
+        for axes in Axes::ALL {
+            let setup = Setup::bare(puzzle, axes);
+            if setups.iter().all(|s| s.board != setup.board) {
+                setups.push(setup);
+            }
+        }
+        if setups.len() == 1 {
+            return setups.remove(0);
+        }
+        let mut candidates: Vec<Orientation> = setups
+            .iter()
+            .map(|s| Orientation {
+                size: (s.board.width, s.board.height, s.board.depth),
+                nodes: None,
+            })
+            .collect();
+        for (k, setup) in setups.iter().enumerate() {
+            candidates[k].nodes = setup.plain_size(ORIENT_PATHS);
+            if k == 0 && candidates[0].nodes.is_some_and(|n| n < ORIENT_SMALL) {
+                break;
+            }
+        }
+        let chosen = (0..candidates.len())
+            .filter(|&k| candidates[k].nodes.is_some())
+            .min_by(|&a, &b| {
+                candidates[a]
+                    .nodes
+                    .partial_cmp(&candidates[b].nodes)
+                    .expect("finite")
+            })
+            .unwrap_or(0);
+        let mut setup = setups.swap_remove(chosen);
+        setup.orientations = Some(Orientations { candidates, chosen });
+        setup
+    }
+
+    /// The `--stats` line.
+    pub fn text(&self) -> String {
+        let each: Vec<String> = self
+            .candidates
+            .iter()
+            .map(|c| {
+                let (w, h, d) = c.size;
+                let nodes = c.nodes.map_or("-".to_string(), |n| format!("{n:.0}"));
+                format!("{w}x{h}x{d} {nodes}")
+            })
+            .collect();
+        let (w, h, d) = self.candidates[self.chosen].size;
+        format!(
+            "orientation: searched as {w}x{h}x{d} (columns x rows x layers); estimated nodes before the symmetry restriction: {}\n",
+            each.join(", ")
+        )
+    }
+
+    /// The JSON form: the chosen box and each candidate's estimate.
+    pub fn json(&self) -> serde_json::Value {
+        let size = |c: &Orientation| serde_json::json!([c.size.0, c.size.1, c.size.2]);
+        serde_json::json!({
+            "searched_as": size(&self.candidates[self.chosen]),
+            "candidates": self.candidates.iter().map(|c| serde_json::json!({
+                "size": size(c),
+                "nodes": c.nodes,
+            })).collect::<Vec<_>>(),
+        })
+    }
 }
 
 /// The cheap checks, before anything is built: every one bounds the work that follows

@@ -421,15 +421,14 @@ impl Board {
         (0..self.cells.len()).filter(|&c| self.has(c)).collect()
     }
 
-    /// The board's mirror image about the lattice line `x = y` (rows become columns on
-    /// the square grid, triangle `(a, b)` becomes `(b, a)`), in its own smallest
-    /// box, and for each of its cells the cell of `self` it is the image of
-    /// ([`NONE`] for holes). The same reflection maps a piece by [`transpose`].
-    pub(crate) fn transposed(&self) -> (Board, Vec<u32>) {
+    /// The board's image under `axes` (a symmetry of its lattice) in its own smallest
+    /// box, and for each cell of that box the cell of `self` it is the image of
+    /// ([`NONE`] for holes). The same map takes a piece by [`Axes::apply`].
+    pub(crate) fn mapped(&self, axes: Axes) -> (Board, Vec<u32>) {
         let cells = self.cell_list();
         let drawn: Vec<(i64, i64, i64)> = cells
             .iter()
-            .filter_map(|&c| self.grid.drawn(transpose(self.point(c))))
+            .filter_map(|&c| self.grid.drawn(axes.apply(self.point(c))))
             .map(|(l, r, c)| (i64::from(l), i64::from(r), i64::from(c)))
             .collect();
         let Some(frame) = self.grid.frame(drawn.iter().copied()) else {
@@ -600,10 +599,37 @@ fn sub(a: Point, b: Point) -> Point {
     (a.0 - b.0, a.1 - b.1, a.2 - b.2)
 }
 
-/// The mirror image of a lattice point about the plane `x = y`, a reflection of every
-/// lattice here.
-pub fn transpose((x, y, z): Point) -> Point {
-    (y, x, z)
+/// A permutation of the coordinate axes of lattice points: coordinate `i` of the image
+/// is coordinate `self.0[i]` of the point. [`Axes::TRANSPOSE`] (the mirror image about
+/// the plane `x = y`) is a symmetry of every lattice here; on the cubic grid every
+/// permutation is one, each taking the box's columns, rows and layers to another three
+/// of its edges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Axes(pub [u8; 3]);
+
+impl Axes {
+    /// The identity.
+    pub const SAME: Axes = Axes([0, 1, 2]);
+    /// `(x, y, z) -> (y, x, z)`: on the square grid rows become columns, on the
+    /// triangle grid `(a, b)` becomes `(b, a)`.
+    pub const TRANSPOSE: Axes = Axes([1, 0, 2]);
+    /// The six permutations, the identity first (the cubic grid's reorientations of a
+    /// box).
+    pub const ALL: [Axes; 6] = [
+        Axes([0, 1, 2]),
+        Axes([1, 0, 2]),
+        Axes([0, 2, 1]),
+        Axes([2, 0, 1]),
+        Axes([1, 2, 0]),
+        Axes([2, 1, 0]),
+    ];
+
+    /// The image of `p`.
+    pub fn apply(self, p: Point) -> Point {
+        let c = [p.0, p.1, p.2];
+        let [a, b, d] = self.0;
+        (c[usize::from(a)], c[usize::from(b)], c[usize::from(d)])
+    }
 }
 
 /// `cells` sorted in scan order (drawn layer, row, then column: the order of board

@@ -64,8 +64,10 @@ fn memo_counts_equal_the_search_on_every_shipped_file() {
         let puzzle = Puzzle::load(&path).expect("a shipped file parses");
         let solver = TilingSolver::new(&puzzle, Mode::All).expect("a shipped file solves");
         // The larger trees are counted by the plain search elsewhere; the memo is
-        // checked on those that take it under a second or two.
-        if solver.estimate(&Default::default()).nodes.mean > 3e6 {
+        // checked on those that take it under a second or two (not the 2 x 5 x 6 box
+        // of solid pentominoes, 1.3M nodes: its states rarely repeat, and the memo
+        // fills its bound in 21 s, 2.7M hits in 73.8M nodes).
+        if solver.estimate(&Default::default()).nodes.mean > 1e6 {
             continue;
         }
         let plain = plain_count(&solver);

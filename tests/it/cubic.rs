@@ -11,10 +11,11 @@ use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 use std::path::Path;
 
+use polytile::grid::Axes;
 use polytile::picture::{self, shape};
-use polytile::{Board, Grid, Mode, Motion, Piece, Puzzle, Tiling, TilingSolver};
+use polytile::{Board, Grid, Mode, Motion, Orienting, Piece, Puzzle, Tiling, TilingSolver};
 
-use crate::common::cli::{fails, stdout_of, TempFile};
+use crate::common::cli::{fails, run_ok, stdout_of, TempFile};
 use crate::common::tiling::{self, BoxSpec, Pt, Rng};
 use crate::common::{options, puzzle, solve, solve_distinct, Limits};
 
@@ -278,4 +279,124 @@ fn boards_beyond_the_window_get_a_clear_error() {
     // The same board in code: the library's error.
     let p = Puzzle::parse(&text, "slab.puz").unwrap();
     assert!(TilingSolver::new(&puzzle(&p.board, &p.pieces, false), Mode::All).is_err());
+}
+
+/// Every way of laying a box for the search (`Orienting::Axes`) gives the brute
+/// force's solutions on the box as drawn: the map to the box searched and back, with
+/// the pieces mapped alike (one-sided and mirror pieces among them), on random boxes
+/// with holes. Distinct classes agree too.
+#[test]
+fn random_boxes_laid_every_way_match_brute_force() {
+    let mut rng = Rng(0x0c1e_a7ed);
+    let mut solved = 0;
+    for case in 0..80 {
+        let (board, pieces, specs) = random_case(&mut rng, 1, 12);
+        let dims = (board.width, board.height, board.depth);
+        let mut want = tiling::brute_force_box(dims, &board.cells, &specs, false);
+        want.sort();
+        let p = puzzle(&board, &pieces, false);
+        let mut classes = None;
+        for axes in Axes::ALL {
+            let solver = TilingSolver::oriented(&p, Mode::All, Orienting::Axes(axes))
+                .unwrap_or_else(|e| panic!("case {case}, {axes:?}: {e}"));
+            let mut got = Vec::new();
+            let _ = solver.for_each(&options(usize::MAX, 1), |t| {
+                got.push(t);
+                ControlFlow::Continue(())
+            });
+            for t in &got {
+                tiling::verify_box(dims, &board.cells, &specs, t, false)
+                    .unwrap_or_else(|e| panic!("case {case}, {axes:?}: {e}"));
+            }
+            got.sort();
+            assert_eq!(got, want, "case {case}, {axes:?}: {board:?} {pieces:?}");
+            if let Ok(d) = TilingSolver::oriented(&p, Mode::Distinct, Orienting::Axes(axes)) {
+                let n = d.count(&options(usize::MAX, 1)).solutions;
+                assert_eq!(*classes.get_or_insert(n), n, "case {case}, {axes:?}");
+            }
+        }
+        solved += usize::from(!want.is_empty());
+    }
+    assert!(solved >= 15, "only {solved} cases had a tiling");
+}
+
+/// The solid pentominoes in a 2 x 3 x 10 box, laid each of the six ways: the same 96
+/// solutions (12 distinct, Wikipedia "Pentomino"), on trees from 81 thousand to 26
+/// million nodes; the default takes one of the smallest.
+#[test]
+fn solid_pentominoes_2x3x10_every_way() {
+    let file = Puzzle::load(Path::new("data/solid-pentominoes-2x5x6.puz")).unwrap();
+    let p = puzzle(&Board::cuboid(Grid::Cubic, 2, 3, 10), &file.pieces, false);
+    let stats = polytile::Options {
+        stats: true,
+        ..options(usize::MAX, 2)
+    };
+    let mut nodes = Vec::new();
+    for axes in Axes::ALL {
+        let solver = TilingSolver::oriented(&p, Mode::All, Orienting::Axes(axes)).unwrap();
+        let all = solver.count(&stats);
+        assert_eq!(all.solutions, 96, "{axes:?}");
+        nodes.push(all.nodes.unwrap());
+        let distinct = TilingSolver::oriented(&p, Mode::Distinct, Orienting::Axes(axes))
+            .unwrap()
+            .count(&options(usize::MAX, 2));
+        assert_eq!((distinct.solutions, distinct.total), (12, 96), "{axes:?}");
+    }
+    let chosen = TilingSolver::new(&p, Mode::All)
+        .unwrap()
+        .count(&stats)
+        .nodes
+        .unwrap();
+    let least = *nodes.iter().min().unwrap();
+    assert!(chosen <= least * 2, "{chosen} nodes against {nodes:?}");
+}
+
+/// A box drawn the slow way is laid the fast way, the choice reported with each
+/// candidate's estimate; a cube is searched as drawn (all its ways are alike); a map
+/// that is no way of laying a board is refused.
+#[test]
+fn the_orientation_is_chosen_by_estimate_and_reported() {
+    let p = Puzzle::load(Path::new("data/solid-pentominoes-2x5x6.puz")).unwrap();
+    let solver = TilingSolver::new(&p, Mode::All).unwrap();
+    let o = solver.orientations().expect("a 2 x 5 x 6 box has six ways");
+    assert_eq!(o.candidates.len(), 6);
+    assert_eq!(o.candidates[0].size, (2, 5, 6), "the box as drawn first");
+    let estimate = |k: usize| o.candidates[k].nodes.unwrap();
+    assert!((0..6).all(|k| estimate(o.chosen) <= estimate(k)));
+    assert_eq!(o.candidates[o.chosen].size.2, 2, "{o:?}");
+    let (text, stats) = run_ok(&[
+        "solve",
+        "data/solid-pentominoes-2x5x6.puz",
+        "--count",
+        "--stats",
+    ]);
+    assert_eq!(text.trim(), "2112 solutions");
+    let (w, h, d) = o.candidates[o.chosen].size;
+    assert!(
+        stats.contains(&format!("orientation: searched as {w}x{h}x{d}")),
+        "{stats}"
+    );
+    let json = stdout_of(&[
+        "solve",
+        "data/solid-pentominoes-2x5x6.puz",
+        "--count",
+        "--format",
+        "json",
+    ]);
+    let summary: serde_json::Value = serde_json::from_str(json.lines().last().unwrap()).unwrap();
+    let size = &o.candidates[o.chosen].size;
+    assert_eq!(
+        summary["orientation"]["searched_as"],
+        serde_json::json!([size.0, size.1, size.2])
+    );
+    let soma = Puzzle::load(Path::new("data/soma-3x3x3.puz")).unwrap();
+    assert!(TilingSolver::new(&soma, Mode::All)
+        .unwrap()
+        .orientations()
+        .is_none());
+    let square = Puzzle::load(Path::new("data/pentomino-6x10.puz")).unwrap();
+    let err = TilingSolver::oriented(&square, Mode::All, Orienting::Axes(Axes([0, 2, 1])))
+        .err()
+        .expect("no layers to lay rows along");
+    assert!(err.to_string().contains("square grid"), "{err}");
 }

@@ -76,6 +76,14 @@ const KNOWN: &[(&str, usize, usize, usize, Set, &str)] = &[
         "Knuth, TAOCP 4B, 7.2.2.1",
     ),
     (
+        "solid-pentominoes-2x5x6.puz",
+        2_112,
+        264,
+        8,
+        Set::Flat(5),
+        "Wikipedia \"Pentomino\"",
+    ),
+    (
         "solid-pentominoes-3x4x5.puz",
         31_520,
         3_940,
