@@ -1085,9 +1085,12 @@ pub struct Orientations {
 pub struct Orientation {
     /// The box as searched: columns, rows, layers.
     pub size: (usize, usize, usize),
+    /// Whether it was measured: the box as drawn always is, the others unless the box
+    /// as drawn was small ([`ORIENT_SMALL`]).
+    pub measured: bool,
     /// The estimated nodes of its plain tree (pruned tables, without the symmetry
-    /// restriction); `None` if it was not measured (see [`ORIENT_SMALL`]) or its
-    /// tables cannot be built (too wide a row, a placement longer than the window).
+    /// restriction); `None` if it was not measured or cannot be searched (a row too
+    /// wide, a placement longer than the 64-bit window).
     pub nodes: Option<f64>,
 }
 
@@ -1118,10 +1121,12 @@ impl Orientations {
             .iter()
             .map(|s| Orientation {
                 size: (s.board.width, s.board.height, s.board.depth),
+                measured: false,
                 nodes: None,
             })
             .collect();
         for (k, setup) in setups.iter().enumerate() {
+            candidates[k].measured = true;
             candidates[k].nodes = setup.plain_size(ORIENT_PATHS);
             if k == 0 && candidates[0].nodes.is_some_and(|n| n < ORIENT_SMALL) {
                 break;
@@ -1148,7 +1153,11 @@ impl Orientations {
             .iter()
             .map(|c| {
                 let (w, h, d) = c.size;
-                let nodes = c.nodes.map_or("-".to_string(), |n| format!("{n:.0}"));
+                let nodes = match (c.measured, c.nodes) {
+                    (false, _) => "-".to_string(),
+                    (true, None) => "not served".to_string(),
+                    (true, Some(n)) => format!("{n:.0}"),
+                };
                 format!("{w}x{h}x{d} {nodes}")
             })
             .collect();
@@ -1166,6 +1175,7 @@ impl Orientations {
             "searched_as": size(&self.candidates[self.chosen]),
             "candidates": self.candidates.iter().map(|c| serde_json::json!({
                 "size": size(c),
+                "measured": c.measured,
                 "nodes": c.nodes,
             })).collect::<Vec<_>>(),
         })

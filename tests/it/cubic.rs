@@ -400,3 +400,41 @@ fn the_orientation_is_chosen_by_estimate_and_reported() {
         .expect("no layers to lay rows along");
     assert!(err.to_string().contains("square grid"), "{err}");
 }
+
+/// A box refused as drawn (a rod standing through its 24-cube layers spans 73 cells
+/// of the order) is served laid another way: the same 343 solutions as the box drawn
+/// the good way, on the box as drawn, each verified.
+#[test]
+fn a_box_too_wide_as_drawn_is_served_laid_another_way() {
+    let rod: Vec<Pt> = (0..4).map(|x| (x, 0, 0)).collect();
+    let rods = |(w, h, d): (usize, usize, usize)| Piece {
+        name: "I".into(),
+        cells: rod.clone(),
+        motion: Motion::Free,
+        count: (w * h * d / 4) as u32,
+    };
+    let wide = (8, 3, 4);
+    let board = Board::cuboid(Grid::Cubic, wide.0, wide.1, wide.2);
+    let p = puzzle(&board, &[rods(wide)], false);
+    assert!(TilingSolver::oriented(&p, Mode::All, Orienting::Axes(Axes::SAME)).is_err());
+    let solver = TilingSolver::new(&p, Mode::All).expect("served laid another way");
+    let o = solver.orientations().unwrap();
+    assert!(o.candidates[0].measured && o.candidates[0].nodes.is_none());
+    assert_ne!(o.chosen, 0);
+    let mut got = Vec::new();
+    let _ = solver.for_each(&options(usize::MAX, 2), |t| {
+        got.push(t);
+        ControlFlow::Continue(())
+    });
+    let specs = [(rod.clone(), Motion::Free, 24)];
+    for t in &got {
+        tiling::verify_box(wide, &board.cells, &specs, t, false).unwrap();
+    }
+    let tall = (3, 4, 8);
+    let other = puzzle(&Board::cuboid(Grid::Cubic, 3, 4, 8), &[rods(tall)], false);
+    let count = TilingSolver::new(&other, Mode::All)
+        .unwrap()
+        .count(&options(usize::MAX, 2))
+        .solutions;
+    assert_eq!((got.len(), count), (343, 343));
+}
