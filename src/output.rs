@@ -417,24 +417,34 @@ pub fn estimate(
 ) -> Result<(), Error> {
     let source = file.display().to_string();
     let input = |e: &dyn std::fmt::Display| Error::Input(e.to_string());
-    let (name, estimate) = if numbers {
+    // A box on the cubic grid may be searched along other edges than drawn: the
+    // estimate is of the tree searched, and says which.
+    let (name, estimate, orientation) = if numbers {
         let model = sums::load(file).map_err(|e| input(&e))?;
         let solver =
             SumsSolver::new(&model, mode).map_err(|e| Error::Input(format!("{source}: {e}")))?;
-        (json!(model.name), solver.estimate(options))
+        (json!(model.name), solver.estimate(options), None)
     } else {
         let puzzle = Puzzle::load(file).map_err(|e| input(&e))?;
         let mut solver =
             TilingSolver::new(&puzzle, mode).map_err(|e| Error::Input(format!("{source}: {e}")))?;
         solver.set_memo_bound(memo);
-        (json!(puzzle.name), solver.estimate(options))
+        let orientation = solver.orientations().cloned();
+        (json!(puzzle.name), solver.estimate(options), orientation)
     };
     let distinct = mode == Mode::Distinct;
     let mut out = std::io::stdout().lock();
     if format == Format::Json {
-        writeln!(out, "{}", estimate.json(name, distinct, threads))?;
+        let mut json = estimate.json(name, distinct, threads);
+        if let Some(o) = &orientation {
+            json["orientation"] = o.json();
+        }
+        writeln!(out, "{json}")?;
     } else {
         write!(out, "{}", estimate.text(&source, distinct, threads))?;
+        if let Some(o) = &orientation {
+            write!(out, "{}", o.text())?;
+        }
     }
     out.flush()?;
     Ok(())

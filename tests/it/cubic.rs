@@ -389,6 +389,19 @@ fn the_orientation_is_chosen_by_estimate_and_reported() {
         summary["orientation"]["searched_as"],
         serde_json::json!([size.0, size.1, size.2])
     );
+    let estimate = stdout_of(&[
+        "estimate",
+        "data/solid-pentominoes-2x5x6.puz",
+        "--probe",
+        "0",
+        "--format",
+        "json",
+    ]);
+    let estimate: serde_json::Value = serde_json::from_str(estimate.trim()).unwrap();
+    assert_eq!(
+        estimate["orientation"]["searched_as"],
+        summary["orientation"]["searched_as"]
+    );
     let soma = Puzzle::load(Path::new("data/soma-3x3x3.puz")).unwrap();
     assert!(TilingSolver::new(&soma, Mode::All)
         .unwrap()
