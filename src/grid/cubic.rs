@@ -3,7 +3,7 @@
 //! A drawn cell `(layer, row, col)` is the lattice point `(col, row, layer)`: each layer
 //! is a square grid (`square.rs`), and layer `z + 1` lies on top of layer `z`. Cells are
 //! numbered column fastest, then row, then layer, so the search fills the bottom layer
-//! first.
+//! first (of the box as searched: `tiling::Orientations` may lay it along other edges).
 //!
 //! The symmetries fixing the origin are the 48 signed permutations of the axes. The 24
 //! proper rotations come first: an even permutation with an even number of axes
