@@ -68,8 +68,8 @@ pub(crate) static WINDOW: Window<'static> = Window {
     fillable: baked::FILLABLE,
     shift_rows: baked::SHIFT_ROWS,
     bad_band: [&baked::BAD_BAND_EVEN, &baked::BAD_BAND_ODD],
-    // The meteor's band table marks patterns (`src/tests/meteor.rs` checks).
-    band: true,
+    // The meteor's band table marks patterns (`src/tests/tables.rs` checks).
+    checks: crate::search::CHECK_BAND,
     band_mask: (1 << (baked::BAND_ROWS * baked::WIDTH)) - 1,
     band_at: &baked::BAND_AT,
     not_cells: &baked::NOT_CELLS,
