@@ -1068,10 +1068,10 @@ pub enum Orienting {
 /// The ways of laying a box on the cubic grid along the search's columns, rows and
 /// layers, and the one chosen. The search fills the lowest free cell in cell order, and
 /// the size of its tree depends on which edges of the box are its columns and layers,
-/// by factors up to ten with no rule of thumb that holds (README.md, "Which way a box
-/// is searched"): so each distinct way is built and its tree estimated (Knuth's
-/// estimate, [`ORIENT_PATHS`] seeded paths: every run and shard chooses alike), and the
-/// smallest is searched. A box whose edges all have one length is searched as drawn.
+/// by up to 300 times with no rule of thumb that holds (README.md, "Which way a box is
+/// searched"): so each distinct way is built and its tree estimated (Knuth's estimate,
+/// [`ORIENT_PATHS`] seeded paths: every run and shard chooses alike), and the smallest
+/// is searched. Ways that give the same box are one (a cube has one way).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Orientations {
     /// The candidates, the box as drawn first.
@@ -1098,7 +1098,7 @@ pub struct Orientation {
 pub const ORIENT_PATHS: usize = 256;
 
 /// A box whose tree as drawn is estimated under this many nodes is searched as drawn.
-/// Measuring the other orientations costs about 1 ms each (building their tables,
+/// Measuring the other orientations costs about 1.5 ms each (building their tables,
 /// then the paths); an unrestricted tree this size is a search of some tens of
 /// milliseconds once the symmetry restriction divides it.
 pub const ORIENT_SMALL: f64 = 5_000_000.0;
