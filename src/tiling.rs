@@ -791,12 +791,15 @@ impl Setup {
                 Setup::bare(puzzle, axes)
             }
             (Grid::Square | Grid::Triangle, Orienting::Auto) => {
-                let t = Setup::bare(puzzle, Axes::TRANSPOSE);
-                if t.board.width < board.width {
-                    t
-                } else {
-                    Setup::bare(puzzle, Axes::SAME)
-                }
+                let narrower = board.mapped(Axes::TRANSPOSE).0.width < board.width;
+                Setup::bare(
+                    puzzle,
+                    if narrower {
+                        Axes::TRANSPOSE
+                    } else {
+                        Axes::SAME
+                    },
+                )
             }
             (Grid::Hex, Orienting::Auto) => Setup::bare(puzzle, Axes::SAME),
             (Grid::Cubic, Orienting::Auto) => Orientations::choose(puzzle),
@@ -970,11 +973,9 @@ impl Setup {
     }
 
     /// Knuth's estimate of the plain tree (pruned tables, no symmetry restriction)
-    /// with `paths` random paths; `None` when this setup's tables cannot be built.
+    /// with `paths` random paths; `None` when this setup's tables cannot be built (a
+    /// row too wide for the window among them).
     fn plain_size(&self, paths: usize) -> Option<f64> {
-        if self.board.width * crate::tables::SHIFT_ROWS > 64 {
-            return None;
-        }
         let (tables, _) = self.tables(true, false).ok()?;
         let lanes = LaneTables::new(&tables);
         let tabled = Tabled {
