@@ -20,6 +20,29 @@ use super::prepare::{bit_range, Prepared, Values};
 use super::solve::Expand;
 use crate::driver::{Search, Sink, Split};
 
+mod indexed;
+
+use indexed::Indexed;
+
+/// What the depth-first search needs of a compiled model: a state that steps change
+/// in place and restore, and the candidates of a step in a state. [`Plan`] serves
+/// every model; [`Indexed`] serves magic figures faster.
+trait Kernel {
+    type State;
+    /// The root's state.
+    fn state(&self) -> Self::State;
+    /// The values (bits) step `depth` may take in `st`.
+    fn candidates(&self, depth: usize, st: &Self::State) -> u64;
+    /// Sets step `depth` to `bit`.
+    fn apply(&self, depth: usize, bit: u32, st: &mut Self::State);
+    /// Undoes [`Kernel::apply`].
+    fn undo(&self, depth: usize, bit: u32, st: &mut Self::State);
+    /// The bit step `depth` was set to.
+    fn chosen(st: &Self::State, depth: usize) -> u32;
+    /// The candidates of step `depth` not tried yet.
+    fn untried(st: &mut Self::State, depth: usize) -> &mut u64;
+}
+
 /// How an equation narrows the candidates of the step that sets one of its cells.
 #[derive(Clone, Copy, Debug)]
 struct Check {
@@ -107,6 +130,8 @@ pub(super) struct Plan {
     expand: Expand,
     /// The step that sets each cell.
     position: Vec<u32>,
+    /// The same plan compiled for magic figures, when the model is one.
+    indexed: Option<Indexed>,
 }
 
 /// The mutable state of a branch.
@@ -250,7 +275,7 @@ impl Plan {
                 terms: (ts, step_terms.len() as u32),
             });
         }
-        Plan {
+        let mut plan = Plan {
             values,
             cells: n,
             steps,
@@ -266,51 +291,14 @@ impl Plan {
             step_terms,
             expand,
             position: position.iter().map(|&p| p as u32).collect(),
-        }
+            indexed: None,
+        };
+        plan.indexed = Indexed::new(&plan);
+        plan
     }
 
     fn cells(&self) -> usize {
         self.cells
-    }
-
-    fn state(&self) -> State {
-        State {
-            free: vec![self.values.all; self.groups],
-            reversed: vec![self.values.all.reverse_bits(); self.groups],
-            rest: self.targets.clone(),
-            chosen: vec![0; self.cells],
-            untried: vec![0; self.cells],
-        }
-    }
-
-    /// The values step `depth` may take in `state`.
-    #[inline(always)]
-    fn candidates(&self, depth: usize, st: &State) -> u64 {
-        let step = &self.steps[depth];
-        let mut cand = step.domain;
-        if self.one_group {
-            cand &= st.free[0];
-        } else {
-            for &g in &self.step_groups[step.groups.0 as usize..step.groups.1 as usize] {
-                cand &= st.free[g as usize];
-            }
-        }
-        for &(earlier, bound) in &self.step_order[step.order.0 as usize..step.order.1 as usize] {
-            let bit = st.chosen[earlier as usize] as usize;
-            cand &= match bound {
-                Bound::Above => !bit_range(0, bit),
-                Bound::Below if bit == 0 => 0,
-                Bound::Below => bit_range(0, bit - 1),
-                Bound::SumAtMost(most) => bits_to(i64::from(most) - bit as i64),
-            };
-        }
-        for check in &self.checks[step.checks.0 as usize..step.checks.1 as usize] {
-            if cand == 0 {
-                break;
-            }
-            cand &= self.check(check, cand, st);
-        }
-        cand
     }
 
     /// The values a check allows for its step's cell.
@@ -394,7 +382,102 @@ impl Plan {
         (below | if low_ok { low } else { 0 }) & (above | if high_ok { high } else { 0 })
     }
 
-    /// Sets step `depth` to `bit`.
+    /// Appends the children of the node `prefix` leads to, in search order, to `out`;
+    /// returns how many. `state` is the root's, and is left so.
+    fn expand(&self, prefix: &[u8], state: &mut State, out: &mut Vec<Vec<u8>>) -> u64 {
+        let depth = prefix.len();
+        if depth == self.cells {
+            return 0;
+        }
+        replay(self, prefix, state);
+        let mut cand = self.candidates(depth, state);
+        let children = cand.count_ones();
+        while cand != 0 {
+            let mut child = prefix.to_vec();
+            child.push(cand.trailing_zeros() as u8);
+            out.push(child);
+            cand &= cand - 1;
+        }
+        unwind(self, prefix, state);
+        u64::from(children)
+    }
+
+    /// The values of a complete branch of `kernel`'s search, per cell.
+    fn solution<K: Kernel>(&self, st: &K::State) -> Vec<i64> {
+        let mut out = vec![0; self.cells];
+        for (depth, step) in self.steps.iter().enumerate() {
+            out[step.cell as usize] = self.values.list[K::chosen(st, depth) as usize];
+        }
+        out
+    }
+
+    /// The search below `task` with `kernel`.
+    fn run_with<K: Kernel>(&self, kernel: &K, task: &[u8], sink: &mut Sink<'_, Vec<i64>>) {
+        let mut state = kernel.state();
+        replay(kernel, task, &mut state);
+        // The task's root.
+        let mut nodes = 1;
+        let _ = dfs(
+            kernel,
+            self.cells,
+            task.len(),
+            &mut state,
+            &mut nodes,
+            &mut |st| {
+                super::solve::report(
+                    sink,
+                    &self.expand,
+                    || self.solution::<K>(st),
+                    |cell| K::chosen(st, self.position[cell] as usize),
+                )
+            },
+        );
+        sink.nodes += nodes;
+    }
+}
+
+impl Kernel for Plan {
+    type State = State;
+
+    fn state(&self) -> State {
+        State {
+            free: vec![self.values.all; self.groups],
+            reversed: vec![self.values.all.reverse_bits(); self.groups],
+            rest: self.targets.clone(),
+            chosen: vec![0; self.cells],
+            untried: vec![0; self.cells],
+        }
+    }
+
+    #[inline(always)]
+    fn candidates(&self, depth: usize, st: &State) -> u64 {
+        let step = &self.steps[depth];
+        let mut cand = step.domain;
+        if self.one_group {
+            cand &= st.free[0];
+        } else {
+            for &g in &self.step_groups[step.groups.0 as usize..step.groups.1 as usize] {
+                cand &= st.free[g as usize];
+            }
+        }
+        for &(earlier, bound) in &self.step_order[step.order.0 as usize..step.order.1 as usize] {
+            let bit = st.chosen[earlier as usize] as usize;
+            cand &= match bound {
+                Bound::Above => !bit_range(0, bit),
+                Bound::Below if bit == 0 => 0,
+                Bound::Below => bit_range(0, bit - 1),
+                Bound::SumAtMost(most) => bits_to(i64::from(most) - bit as i64),
+            };
+        }
+        for check in &self.checks[step.checks.0 as usize..step.checks.1 as usize] {
+            if cand == 0 {
+                break;
+            }
+            cand &= self.check(check, cand, st);
+        }
+        cand
+    }
+
     #[inline(always)]
     fn apply(&self, depth: usize, bit: u32, st: &mut State) {
         let step = &self.steps[depth];
@@ -417,7 +500,6 @@ impl Plan {
         st.chosen[depth] = bit as u8;
     }
 
-    /// Undoes [`Plan::apply`].
     #[inline(always)]
     fn undo(&self, depth: usize, bit: u32, st: &mut State) {
         let step = &self.steps[depth];
@@ -439,94 +521,74 @@ impl Plan {
         }
     }
 
-    /// Applies the bits of `prefix` to the first steps.
-    fn replay(&self, prefix: &[u8], st: &mut State) {
-        for (depth, &bit) in prefix.iter().enumerate() {
-            self.apply(depth, bit.into(), st);
-        }
+    fn chosen(st: &State, depth: usize) -> u32 {
+        st.chosen[depth].into()
     }
 
-    /// Undoes [`Plan::replay`].
-    fn unwind(&self, prefix: &[u8], st: &mut State) {
-        for (depth, &bit) in prefix.iter().enumerate().rev() {
-            self.undo(depth, bit.into(), st);
-        }
+    fn untried(st: &mut State, depth: usize) -> &mut u64 {
+        &mut st.untried[depth]
     }
+}
 
-    /// Appends the children of the node `prefix` leads to, in search order, to `out`;
-    /// returns how many. `state` is the root's, and is left so.
-    fn expand(&self, prefix: &[u8], state: &mut State, out: &mut Vec<Vec<u8>>) -> u64 {
-        let depth = prefix.len();
-        if depth == self.cells {
-            return 0;
-        }
-        self.replay(prefix, state);
-        let mut cand = self.candidates(depth, state);
-        let children = cand.count_ones();
-        while cand != 0 {
-            let mut child = prefix.to_vec();
-            child.push(cand.trailing_zeros() as u8);
-            out.push(child);
-            cand &= cand - 1;
-        }
-        self.unwind(prefix, state);
-        u64::from(children)
+/// Applies the bits of `prefix` to the first steps.
+fn replay<K: Kernel>(kernel: &K, prefix: &[u8], st: &mut K::State) {
+    for (depth, &bit) in prefix.iter().enumerate() {
+        kernel.apply(depth, bit.into(), st);
     }
+}
 
-    /// The values of a complete branch, per cell.
-    fn solution(&self, st: &State) -> Vec<i64> {
-        let mut out = vec![0; self.cells];
-        for (step, &bit) in self.steps.iter().zip(&st.chosen) {
-            out[step.cell as usize] = self.values.list[bit as usize];
-        }
-        out
+/// Undoes [`replay`].
+fn unwind<K: Kernel>(kernel: &K, prefix: &[u8], st: &mut K::State) {
+    for (depth, &bit) in prefix.iter().enumerate().rev() {
+        kernel.undo(depth, bit.into(), st);
     }
+}
 
-    /// Depth-first search below `start`; `leaf` gets each solution. `Break` when
-    /// stopped. A loop over an explicit stack of untried candidates rather than a call
-    /// per node: no frame to set up and tear down at every node.
-    fn dfs(
-        &self,
-        start: usize,
-        st: &mut State,
-        nodes: &mut u64,
-        leaf: &mut impl FnMut(&State) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        if start == self.cells {
-            return leaf(st);
-        }
-        let last = self.cells - 1;
-        let mut depth = start;
-        let mut cand = self.candidates(depth, st);
-        loop {
-            if cand == 0 {
-                if depth == start {
-                    return ControlFlow::Continue(());
-                }
-                depth -= 1;
-                self.undo(depth, st.chosen[depth].into(), st);
-                cand = st.untried[depth];
-                continue;
+/// Depth-first search of `cells` steps below `start`; `leaf` gets each solution.
+/// `Break` when stopped. A loop over an explicit stack of untried candidates rather
+/// than a call per node: no frame to set up and tear down at every node.
+fn dfs<K: Kernel>(
+    kernel: &K,
+    cells: usize,
+    start: usize,
+    st: &mut K::State,
+    nodes: &mut u64,
+    leaf: &mut impl FnMut(&K::State) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    if start == cells {
+        return leaf(st);
+    }
+    let last = cells - 1;
+    let mut depth = start;
+    let mut cand = kernel.candidates(depth, st);
+    loop {
+        if cand == 0 {
+            if depth == start {
+                return ControlFlow::Continue(());
             }
-            let bit = cand.trailing_zeros();
-            cand &= cand - 1;
-            *nodes += 1;
-            self.apply(depth, bit, st);
-            if depth == last {
-                let flow = leaf(st);
-                self.undo(depth, bit, st);
-                if flow.is_break() {
-                    for d in (start..depth).rev() {
-                        self.undo(d, st.chosen[d].into(), st);
-                    }
-                    return flow;
-                }
-                continue;
-            }
-            st.untried[depth] = cand;
-            depth += 1;
-            cand = self.candidates(depth, st);
+            depth -= 1;
+            kernel.undo(depth, K::chosen(st, depth), st);
+            cand = *K::untried(st, depth);
+            continue;
         }
+        let bit = cand.trailing_zeros();
+        cand &= cand - 1;
+        *nodes += 1;
+        kernel.apply(depth, bit, st);
+        if depth == last {
+            let flow = leaf(st);
+            kernel.undo(depth, bit, st);
+            if flow.is_break() {
+                for d in (start..depth).rev() {
+                    kernel.undo(d, K::chosen(st, d), st);
+                }
+                return flow;
+            }
+            continue;
+        }
+        *K::untried(st, depth) = cand;
+        depth += 1;
+        cand = kernel.candidates(depth, st);
     }
 }
 
@@ -601,7 +663,7 @@ impl Search for Plan {
     fn split(&self, split: Split) -> (Vec<Vec<u8>>, u64) {
         let mut level: Vec<Vec<u8>> = vec![Vec::new()];
         let mut nodes = 0;
-        let mut state = self.state();
+        let mut state = Kernel::state(self);
         let mut depth = 0;
         while level.len() < split.tasks && depth < self.cells().min(split.depth) {
             let mut next = Vec::new();
@@ -620,23 +682,14 @@ impl Search for Plan {
     fn worker(&self) {}
 
     fn children(&self, _: &mut (), task: &Vec<u8>, out: &mut Vec<Vec<u8>>) -> u64 {
-        self.expand(task, &mut self.state(), out)
+        self.expand(task, &mut Kernel::state(self), out)
     }
 
     fn run(&self, _: &mut (), task: &Vec<u8>, sink: &mut Sink<'_, Vec<i64>>) {
-        let mut state = self.state();
-        self.replay(task, &mut state);
-        // The task's root.
-        let mut nodes = 1;
-        let _ = self.dfs(task.len(), &mut state, &mut nodes, &mut |st| {
-            super::solve::report(
-                sink,
-                &self.expand,
-                || self.solution(st),
-                |cell| u32::from(st.chosen[self.position[cell] as usize]),
-            )
-        });
-        sink.nodes += nodes;
+        match &self.indexed {
+            Some(indexed) => self.run_with(indexed, task, sink),
+            None => self.run_with(self, task, sink),
+        }
     }
 }
 
@@ -753,7 +806,101 @@ pub(super) fn planned_order(domains: &[u64], equations: &[(Vec<(usize, i64)>, i6
 
 #[cfg(test)]
 mod tests {
-    use super::{pair_check, partners};
+    use std::ops::ControlFlow;
+
+    use super::{dfs, pair_check, partners, Kernel, Plan};
+    use crate::sums::{parse, SumsSolver};
+    use crate::Mode;
+
+    /// Every solution `kernel` finds from the root, in order, and its nodes.
+    fn search<K: Kernel>(plan: &Plan, kernel: &K) -> (Vec<Vec<i64>>, u64) {
+        let (mut found, mut nodes) = (Vec::new(), 0);
+        let mut state = kernel.state();
+        let _ = dfs(kernel, plan.cells, 0, &mut state, &mut nodes, &mut |st| {
+            found.push(plan.solution::<K>(st));
+            ControlFlow::Continue(())
+        });
+        (found, nodes)
+    }
+
+    /// The plan of `text` in `mode`, and whether it was compiled for magic figures.
+    fn compare(text: &str, mode: Mode) -> (usize, bool) {
+        let model = parse(text, "test.sum").expect("a valid model");
+        let solver = SumsSolver::new(&model, mode).expect("a solvable model");
+        let plan = solver.plan().expect("a static order");
+        let general = search(plan, plan);
+        let Some(indexed) = &plan.indexed else {
+            return (general.0.len(), false);
+        };
+        assert_eq!(search(plan, indexed), general, "{text}");
+        (general.0.len(), true)
+    }
+
+    /// The kernel for magic figures finds what the general one finds, in the same
+    /// order and with the same nodes: the shipped figures (with their symmetries'
+    /// order constraints and the complement's bound on the centre) and random models
+    /// of sums over distinct consecutive values, with more checks per cell than a
+    /// square has. A coefficient other than 1 leaves the model to the general kernel.
+    #[test]
+    fn the_kernel_for_magic_figures_agrees_with_the_general_one() {
+        for file in [
+            "magic-square-3.sum",
+            "magic-square-4.sum",
+            "magic-hexagon.sum",
+        ] {
+            let path = format!("{}/data/{file}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).expect("a shipped file");
+            for mode in [Mode::All, Mode::Distinct] {
+                let (found, indexed) = compare(&text, mode);
+                assert!(indexed && found > 0, "{file}");
+            }
+        }
+        let mut rng = fastrand::Rng::with_seed(5);
+        let (mut served, mut solutions) = (0, 0);
+        for _ in 0..300 {
+            let n = rng.usize(4..=9);
+            let values = n + rng.usize(0..4);
+            let mut perm: Vec<i64> = (1..=values as i64).collect();
+            rng.shuffle(&mut perm);
+            let names: Vec<String> = (0..n).map(|i| format!("x{i}")).collect();
+            let mut text = format!(
+                "name: random\nvalues: {}..{}\ncells:\n{}\n\ndistinct: all\n",
+                1,
+                values,
+                names.join(" ")
+            );
+            let unit = rng.u32(0..8) != 0;
+            for _ in 0..rng.usize(2..=n + 2) {
+                let k = rng.usize(2..=n.min(5));
+                let mut cells: Vec<usize> = (0..n).collect();
+                rng.shuffle(&mut cells);
+                let cells = &cells[..k];
+                let a = if unit { 1 } else { rng.i64(1..=3) };
+                let total: i64 =
+                    cells.iter().map(|&c| perm[c]).sum::<i64>() + (a - 1) * perm[cells[0]];
+                let terms: Vec<String> = cells
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &c)| {
+                        if j == 0 && a != 1 {
+                            format!("{a}*{}", names[c])
+                        } else {
+                            names[c].clone()
+                        }
+                    })
+                    .collect();
+                text += &format!("{} = {total}\n", terms.join(" + "));
+            }
+            text += "order: static\n";
+            let (found, indexed) = compare(&text, Mode::All);
+            // Unit sums may imply equations with other coefficients (differences):
+            // those models go to the general kernel too.
+            assert!(unit || !indexed, "{text}");
+            served += usize::from(indexed);
+            solutions += found;
+        }
+        assert!(served > 100 && solutions > 300, "{served} {solutions}");
+    }
 
     /// `partners` against its definition: bit `i` when bit `k - i` of `avail` is set
     /// and `k - i` is not `i`.

@@ -660,6 +660,15 @@ impl SumsSolver {
         })
     }
 
+    /// The compiled static-order plan, if the model's order is static.
+    #[cfg(test)]
+    pub(super) fn plan(&self) -> Option<&Plan> {
+        match &self.kernel {
+            Kernel::Plan(plan) => Some(plan),
+            _ => None,
+        }
+    }
+
     /// The automorphisms of the model the search uses: it finds one solution per class
     /// (1 when it searches them all), and all mode writes out its images.
     pub fn automorphisms(&self) -> usize {

@@ -1,0 +1,234 @@
+//! The static-order search compiled for magic figures: one `distinct` group holding
+//! every cell, the values `v0, v0 + 1, ...` (at most 64 of them), and every equation a
+//! plain sum of its cells. There each equation's remainder is kept as the sum of the
+//! value *indices* its free cells must take, so that setting a cell to bit `i`
+//! subtracts `i` and every check reads its remainder as is (a forced cell is bit
+//! `rest`, two cells' partners are one shift), and a step's checks are stored by kind
+//! within the step. Against [`Plan`]'s general tables this takes no multiplication, no
+//! value lookup, no bounds check on the state (fixed arrays indexed by `u8` and by
+//! depth modulo 64) and no jump on a check's kind.
+
+use super::{
+    bit_at, bits_to, distinct_allowed_from, pair_check, partners, Bound, CheckKind, Kernel, Plan,
+};
+use crate::sums::prepare::bit_range;
+
+/// Most equations through one cell the compiled steps hold; a model with more is
+/// searched by [`Plan`] itself.
+const MOST_CHECKS: usize = 8;
+/// Most order constraints with earlier cells one step holds.
+const MOST_BOUNDS: usize = 8;
+/// The equations are numbered by one byte.
+const MOST_EQUATIONS: usize = 256;
+/// Steps: one per cell, as many as the values at most.
+const STEPS: usize = 64;
+
+/// An equation's check at a step, read by its kind's code.
+#[derive(Clone, Copy, Debug, Default)]
+struct IndexCheck {
+    equation: u8,
+    /// Cells of the equation set after this step (spreads).
+    later: u8,
+    /// Partners: the later cell's domain, reversed. Pairs and spreads: the union of
+    /// the later cells' domains.
+    domains: u64,
+    /// Pairs: `domains` reversed.
+    reversed: u64,
+}
+
+/// One step: its domain, its checks by kind, the equations its cell is in, and the
+/// order constraints with earlier steps.
+#[derive(Clone, Copy, Debug)]
+struct IndexStep {
+    domain: u64,
+    /// Forced values (the cell is the equation's last), then partners (one later
+    /// cell), pairs (two), spreads (more): `ends[k]` is where kind `k`'s run ends.
+    checks: [IndexCheck; MOST_CHECKS],
+    ends: [u8; 4],
+    /// The equations through the cell: `terms[..n_terms]`.
+    terms: [u8; MOST_CHECKS],
+    n_terms: u8,
+    bounds: [(u8, Bound); MOST_BOUNDS],
+    n_bounds: u8,
+}
+
+impl Default for IndexStep {
+    fn default() -> IndexStep {
+        IndexStep {
+            domain: 0,
+            checks: [IndexCheck::default(); MOST_CHECKS],
+            ends: [0; 4],
+            terms: [0; MOST_CHECKS],
+            n_terms: 0,
+            bounds: [(0, Bound::Above); MOST_BOUNDS],
+            n_bounds: 0,
+        }
+    }
+}
+
+/// [`Plan`] compiled for magic figures (see the module docs).
+pub(in crate::sums) struct Indexed {
+    steps: Box<[IndexStep; STEPS]>,
+    /// Per equation, the sum of the indices of its cells' values.
+    targets: Box<[i64; MOST_EQUATIONS]>,
+    all: u64,
+}
+
+/// The state of a branch: free values (and reversed, as [`Plan`] keeps them), the
+/// index sums left per equation, and per step the bit chosen and those not tried.
+pub(in crate::sums) struct IndexState {
+    free: u64,
+    reversed: u64,
+    rest: [i64; MOST_EQUATIONS],
+    chosen: [u8; STEPS],
+    untried: [u64; STEPS],
+}
+
+impl Indexed {
+    /// `plan` compiled for magic figures, if its model is one (see the module docs)
+    /// and its steps fit the fixed tables.
+    pub(in crate::sums) fn new(plan: &Plan) -> Option<Indexed> {
+        let v0 = plan.values.base()?;
+        if !plan.one_group || plan.cells > STEPS || plan.targets.len() > MOST_EQUATIONS {
+            return None;
+        }
+        let mut steps = Box::new([IndexStep::default(); STEPS]);
+        let mut cells_of = vec![0i64; plan.targets.len()];
+        for (step, out) in plan.steps.iter().zip(steps.iter_mut()) {
+            out.domain = step.domain;
+            let terms = &plan.step_terms[step.terms.0 as usize..step.terms.1 as usize];
+            if terms.len() > MOST_CHECKS || terms.iter().any(|&(_, a)| a != 1) {
+                return None;
+            }
+            for (slot, &(e, _)) in out.terms.iter_mut().zip(terms) {
+                *slot = e as u8;
+                cells_of[e as usize] += 1;
+            }
+            out.n_terms = terms.len() as u8;
+            let order = &plan.step_order[step.order.0 as usize..step.order.1 as usize];
+            if order.len() > MOST_BOUNDS {
+                return None;
+            }
+            for (slot, &(earlier, bound)) in out.bounds.iter_mut().zip(order) {
+                *slot = (earlier as u8, bound);
+            }
+            out.n_bounds = order.len() as u8;
+            let mut by_kind: [Vec<IndexCheck>; 4] = Default::default();
+            for check in &plan.checks[step.checks.0 as usize..step.checks.1 as usize] {
+                let equation = check.equation as u8;
+                let (kind, domains, reversed) = match check.kind {
+                    CheckKind::LastIndex { .. } => (0, 0, 0),
+                    CheckKind::Partner { reversed, .. } => (1, reversed, 0),
+                    CheckKind::Pair {
+                        union, reversed, ..
+                    } => (2, union, reversed),
+                    CheckKind::Spread { union, .. } => (3, union, 0),
+                    _ => return None,
+                };
+                by_kind[kind].push(IndexCheck {
+                    equation,
+                    later: check.later as u8,
+                    domains,
+                    reversed,
+                });
+            }
+            let mut at = 0;
+            for (kind, checks) in by_kind.iter().enumerate() {
+                if at + checks.len() > MOST_CHECKS {
+                    return None;
+                }
+                out.checks[at..at + checks.len()].copy_from_slice(checks);
+                at += checks.len();
+                out.ends[kind] = at as u8;
+            }
+        }
+        let mut targets = Box::new([0i64; MOST_EQUATIONS]);
+        for (e, (&target, &cells)) in plan.targets.iter().zip(&cells_of).enumerate() {
+            targets[e] = target - cells * v0;
+        }
+        Some(Indexed {
+            steps,
+            targets,
+            all: plan.values.all,
+        })
+    }
+}
+
+impl Kernel for Indexed {
+    type State = IndexState;
+
+    fn state(&self) -> IndexState {
+        IndexState {
+            free: self.all,
+            reversed: self.all.reverse_bits(),
+            rest: *self.targets,
+            chosen: [0; STEPS],
+            untried: [0; STEPS],
+        }
+    }
+
+    #[inline(always)]
+    fn candidates(&self, depth: usize, st: &IndexState) -> u64 {
+        let step = &self.steps[depth % STEPS];
+        let mut cand = step.domain & st.free;
+        for &(earlier, bound) in &step.bounds[..step.n_bounds.into()] {
+            let bit = st.chosen[usize::from(earlier) % STEPS] as usize;
+            cand &= match bound {
+                Bound::Above => !bit_range(0, bit),
+                Bound::Below if bit == 0 => 0,
+                Bound::Below => bit_range(0, bit - 1),
+                Bound::SumAtMost(most) => bits_to(i64::from(most) - bit as i64),
+            };
+        }
+        let [forced, partnered, paired, spread] = step.ends.map(usize::from);
+        let rest = |c: &IndexCheck| st.rest[usize::from(c.equation)];
+        for c in &step.checks[..forced] {
+            cand &= bit_at(rest(c));
+        }
+        for c in &step.checks[forced..partnered] {
+            cand &= partners(st.reversed & c.domains, rest(c));
+        }
+        for c in &step.checks[partnered..paired] {
+            if cand == 0 {
+                return 0;
+            }
+            cand &= pair_check(cand, st.free & c.domains, st.reversed & c.reversed, rest(c));
+        }
+        for c in &step.checks[paired..spread] {
+            if cand == 0 {
+                return 0;
+            }
+            cand &= distinct_allowed_from(st.free & c.domains, c.later.into(), rest(c));
+        }
+        cand
+    }
+
+    #[inline(always)]
+    fn apply(&self, depth: usize, bit: u32, st: &mut IndexState) {
+        let step = &self.steps[depth % STEPS];
+        st.free &= !(1u64 << bit);
+        st.reversed &= !((1u64 << 63) >> bit);
+        for &e in &step.terms[..step.n_terms.into()] {
+            st.rest[usize::from(e)] -= i64::from(bit);
+        }
+        st.chosen[depth % STEPS] = bit as u8;
+    }
+
+    #[inline(always)]
+    fn undo(&self, depth: usize, bit: u32, st: &mut IndexState) {
+        let step = &self.steps[depth % STEPS];
+        st.free |= 1u64 << bit;
+        st.reversed |= (1u64 << 63) >> bit;
+        for &e in &step.terms[..step.n_terms.into()] {
+            st.rest[usize::from(e)] += i64::from(bit);
+        }
+    }
+
+    fn chosen(st: &IndexState, depth: usize) -> u32 {
+        st.chosen[depth % STEPS].into()
+    }
+
+    fn untried(st: &mut IndexState, depth: usize) -> &mut u64 {
+        &mut st.untried[depth % STEPS]
+    }
+}
