@@ -860,13 +860,14 @@ mod tests {
         for _ in 0..300 {
             let n = rng.usize(4..=9);
             let values = n + rng.usize(0..4);
-            let mut perm: Vec<i64> = (1..=values as i64).collect();
+            // Values from a random first one, negative included.
+            let first = rng.i64(-6..=6);
+            let last = first + values as i64 - 1;
+            let mut perm: Vec<i64> = (first..=last).collect();
             rng.shuffle(&mut perm);
             let names: Vec<String> = (0..n).map(|i| format!("x{i}")).collect();
             let mut text = format!(
-                "name: random\nvalues: {}..{}\ncells:\n{}\n\ndistinct: all\n",
-                1,
-                values,
+                "name: random\nvalues: {first}..{last}\ncells:\n{}\n\ndistinct: all\n",
                 names.join(" ")
             );
             let unit = rng.u32(0..8) != 0;
@@ -875,7 +876,7 @@ mod tests {
                 let mut cells: Vec<usize> = (0..n).collect();
                 rng.shuffle(&mut cells);
                 let cells = &cells[..k];
-                let a = if unit { 1 } else { rng.i64(1..=3) };
+                let a = if unit { 1 } else { rng.i64(2..=3) };
                 let total: i64 =
                     cells.iter().map(|&c| perm[c]).sum::<i64>() + (a - 1) * perm[cells[0]];
                 let terms: Vec<String> = cells
