@@ -93,6 +93,19 @@ enum Bound {
     SumAtMost(u32),
 }
 
+impl Bound {
+    /// The value indices allowed when the earlier step took index `earlier`.
+    #[inline(always)]
+    fn allowed(self, earlier: usize) -> u64 {
+        match self {
+            Bound::Above => !bit_range(0, earlier),
+            Bound::Below if earlier == 0 => 0,
+            Bound::Below => bit_range(0, earlier - 1),
+            Bound::SumAtMost(most) => bits_to(i64::from(most) - earlier as i64),
+        }
+    }
+}
+
 /// One step of the order.
 #[derive(Clone, Debug)]
 struct PlanStep {
@@ -461,13 +474,7 @@ impl Kernel for Plan {
             }
         }
         for &(earlier, bound) in &self.step_order[step.order.0 as usize..step.order.1 as usize] {
-            let bit = st.chosen[earlier as usize] as usize;
-            cand &= match bound {
-                Bound::Above => !bit_range(0, bit),
-                Bound::Below if bit == 0 => 0,
-                Bound::Below => bit_range(0, bit - 1),
-                Bound::SumAtMost(most) => bits_to(i64::from(most) - bit as i64),
-            };
+            cand &= bound.allowed(st.chosen[earlier as usize].into());
         }
         for check in &self.checks[step.checks.0 as usize..step.checks.1 as usize] {
             if cand == 0 {

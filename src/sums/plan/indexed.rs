@@ -8,10 +8,7 @@
 //! value lookup, no bounds check on the state (fixed arrays indexed by `u8` and by
 //! depth modulo 64) and no jump on a check's kind.
 
-use super::{
-    bit_at, bits_to, distinct_allowed_from, pair_check, partners, Bound, CheckKind, Kernel, Plan,
-};
-use crate::sums::prepare::bit_range;
+use super::{bit_at, distinct_allowed_from, pair_check, partners, Bound, CheckKind, Kernel, Plan};
 
 /// Most equations through one cell the compiled steps hold; a model with more is
 /// searched by [`Plan`] itself.
@@ -172,13 +169,7 @@ impl Kernel for Indexed {
         let step = &self.steps[depth % STEPS];
         let mut cand = step.domain & st.free;
         for &(earlier, bound) in &step.bounds[..step.n_bounds.into()] {
-            let bit = st.chosen[usize::from(earlier) % STEPS] as usize;
-            cand &= match bound {
-                Bound::Above => !bit_range(0, bit),
-                Bound::Below if bit == 0 => 0,
-                Bound::Below => bit_range(0, bit - 1),
-                Bound::SumAtMost(most) => bits_to(i64::from(most) - bit as i64),
-            };
+            cand &= bound.allowed(st.chosen[usize::from(earlier) % STEPS].into());
         }
         let [forced, partnered, paired, spread] = step.ends.map(usize::from);
         let rest = |c: &IndexCheck| st.rest[usize::from(c.equation)];
