@@ -448,22 +448,10 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
                 ),
                 _ => fits_all,
             };
-            if self.pockets.on() {
+            if self.pockets.on() && viable != 0 {
                 // Apart from the loop above, so boards without the check (every planar
                 // one) pay one branch per node, not one per fit.
-                let mut rest_viable = viable;
-                while rest_viable != 0 {
-                    let bit = rest_viable.trailing_zeros() as usize;
-                    rest_viable &= rest_viable - 1;
-                    let (j, i) = (bit / K, bit % K);
-                    let group = first_group + usize::from(pieces_here[j]);
-                    if self
-                        .pockets
-                        .dead(board | self.masks[group][i].widen(), offset)
-                    {
-                        viable &= !(1u128 << bit);
-                    }
-                }
+                viable = self.without_pockets(viable, &pieces_here, first_group, board, offset);
             }
             while viable != 0 {
                 let bit = viable.trailing_zeros() as usize;
@@ -488,6 +476,40 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             }
         }
         ControlFlow::Continue(())
+    }
+
+    /// The fits of `viable` (as in [`Window::checked`]) whose child has no free cell
+    /// walled in where that is dead ([`Pockets`]). The node's free-neighbour counts
+    /// are taken once, and each child's follow from them and its placement's
+    /// [`Delta`](crate::tables::pockets::Delta). Not inlined: inlined, the pocket
+    /// check's code in the search's child loop cost the planar searches, which never
+    /// call it, about 7%.
+    #[inline(never)]
+    fn without_pockets(
+        &self,
+        mut viable: u128,
+        pieces_here: &[u8; 32],
+        first_group: usize,
+        board: u64,
+        offset: usize,
+    ) -> u128 {
+        let counts = self.pockets.counts(board, offset);
+        let mut rest = viable;
+        while rest != 0 {
+            let bit = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let (j, i) = (bit / K, bit % K);
+            let group = first_group + usize::from(pieces_here[j]);
+            let placed = self.masks[group][i].widen();
+            let delta = &self.pockets.deltas[self.slot(group, i)];
+            if self
+                .pockets
+                .dead_after(&counts, board, placed, delta, offset)
+            {
+                viable &= !(1u128 << bit);
+            }
+        }
+        viable
     }
 
     /// The fits of `fits_all` (bit `j * K + i`: slot `i` of the group of piece

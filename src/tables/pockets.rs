@@ -9,66 +9,141 @@
 //! each direction of the lattice in which a neighbour is a fixed number of cells away
 //! in the board's cell order, the window bits that have a neighbour there.
 //!
+//! A node's children are checked together: the node's free cells' counts of free
+//! neighbours are taken once ([`Pockets::counts`]), and each child's follow by
+//! subtracting what its placement covers ([`Delta`], one per table slot), so that a
+//! child costs one shift per direction (for the pairs), not three: most fits are
+//! checked, and most of them die here.
+//!
 //! The generator turns it on for the cubic grid only: beside the band table of planar
 //! boards it measured slower (`generate.rs` says by how much).
 
 use crate::grid::Board;
 
-/// Directions of the lattice as offsets in cell order the check handles; enough for
-/// every grid here (a hex or triangle board's neighbours lie at up to 8 offsets).
-pub const MAX_STEPS: usize = 8;
+/// Directions of the lattice as offsets in cell order the check handles on each side
+/// (north, later in cell order, and south): a cubic board's neighbours lie at 3 each
+/// way (a square or triangle board's at 2 or fewer; a hex board's at 4, where the
+/// check is off, as on every planar board).
+pub const SIDE_STEPS: usize = 3;
 
 /// The pocket tables of a board, owned; [`Pockets`] is the search's view.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PocketTables {
-    /// Per direction `k`, the neighbour's offset in cell order as a right shift and a
-    /// left shift of the free cells, one of them zero: the free cells moved so that
-    /// bit `c` holds cell `c + offset`.
-    pub steps: [(u32, u32); MAX_STEPS],
+    /// Per direction `k < SIDE_STEPS` with a neighbour `d > 0` cells later in cell
+    /// order, `d`: the free cells shifted right by it hold, at bit `c`, cell `c + d`.
+    /// Unused directions shift by 0 and have no bits in `has`.
+    pub north: [u32; SIDE_STEPS],
+    /// The same for neighbours `d` cells earlier, as left shifts.
+    pub south: [u32; SIDE_STEPS],
     /// `has[offset][k]`: window bits at that window position whose neighbour in
-    /// direction `k` is a board cell inside the window.
-    pub has: Vec<[u64; MAX_STEPS]>,
+    /// direction `k` (the `north` ones, then the `south` ones) is a board cell inside
+    /// the window.
+    pub has: Vec<[u64; 2 * SIDE_STEPS]>,
     /// `open[offset]`: window bits with a board neighbour north of the window, which
     /// the check cannot see and so takes as free.
     pub open: Vec<u64>,
     /// Bit 0: a lone free cell is dead (no piece has one cell); bit 1: two free cells
     /// walled in together are dead (no set of pieces covers two).
     pub dead_sizes: u8,
+    /// Per table slot (`TableLayout::slot`), the placement's [`Delta`]: how many
+    /// neighbours each window cell outside it has in it. Empty until
+    /// [`PocketTables::add_deltas`].
+    pub deltas: Vec<Delta>,
+}
+
+/// Per window cell outside a placement, how many of its neighbours the placement
+/// covers, bit-sliced: bit `c` of `planes[j]` is bit `j` of cell `c`'s count. At most
+/// 6 on every grid here (a cell has at most 6 neighbours), so 3 planes hold it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Delta {
+    pub planes: [u64; 3],
+}
+
+impl Delta {
+    /// The delta of the placement covering window bits `mask` at window position
+    /// `offset`, on `board` with a window that moves `shift` cells at a time.
+    #[cfg(test)]
+    pub fn of(board: &Board, shift: usize, offset: usize, mask: u64) -> Delta {
+        Delta::by(
+            |cell| board.neighbours(cell).collect::<Vec<_>>(),
+            offset * shift,
+            mask,
+        )
+    }
+
+    /// [`Delta::of`] with the board's neighbours given per cell, for a window starting
+    /// at cell `base`.
+    fn by<N: AsRef<[usize]>>(neighbours: impl Fn(usize) -> N, base: usize, mask: u64) -> Delta {
+        let mut planes = [0u64; 3];
+        let mut rest = mask;
+        while rest != 0 {
+            let cell = base + rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            for &n in neighbours(cell).as_ref() {
+                if n >= base && n - base < 64 && mask >> (n - base) & 1 == 0 {
+                    // Add one to the bit-sliced count of window bit `n - base`.
+                    let mut carry = 1u64 << (n - base);
+                    for plane in planes.iter_mut() {
+                        let next = *plane & carry;
+                        *plane ^= carry;
+                        carry = next;
+                    }
+                }
+            }
+        }
+        Delta { planes }
+    }
 }
 
 impl PocketTables {
     /// The tables for `board` with a window that moves `shift` cells at a time, over
     /// `offsets` positions, for pieces that can fill the sizes in `fillable` (bit `n`:
     /// `n` cells). Empty (the check off) when neither a lone cell nor a pair is dead,
-    /// or the neighbours lie at more than [`MAX_STEPS`] offsets.
+    /// or the neighbours lie at more than [`SIDE_STEPS`] offsets on a side.
     pub fn new(board: &Board, shift: usize, offsets: usize, fillable: u64) -> PocketTables {
         let dead_sizes = (fillable >> 1 & 1 == 0) as u8 | ((fillable >> 2 & 1 == 0) as u8) << 1;
         if dead_sizes == 0 {
             return PocketTables::default();
         }
         let ncells = board.cells.len();
-        let mut deltas: Vec<isize> = Vec::new();
+        // Neighbour offsets, north ones (positive) first, each side in its own order.
+        let (mut north, mut south): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
         for cell in (0..ncells).filter(|&c| board.has(c)) {
             for n in board.neighbours(cell) {
-                let d = n as isize - cell as isize;
-                if !deltas.contains(&d) {
-                    deltas.push(d);
+                let (side, d) = if n > cell {
+                    (&mut north, n - cell)
+                } else {
+                    (&mut south, cell - n)
+                };
+                if !side.contains(&d) {
+                    side.push(d);
                 }
             }
         }
-        if deltas.len() > MAX_STEPS {
+        if north.len() > SIDE_STEPS || south.len() > SIDE_STEPS {
             return PocketTables::default();
         }
-        deltas.sort_unstable();
-        let mut steps = [(0, 0); MAX_STEPS];
-        for (k, &d) in deltas.iter().enumerate() {
-            steps[k] = if d > 0 {
-                (d as u32, 0)
-            } else {
-                (0, d.unsigned_abs() as u32)
-            };
+        // Counts of free neighbours are kept in 3 bits (`Delta`).
+        if (0..ncells).any(|c| board.has(c) && board.neighbours(c).count() > 7) {
+            return PocketTables::default();
         }
-        let mut has = vec![[0u64; MAX_STEPS]; offsets];
+        north.sort_unstable();
+        south.sort_unstable();
+        let direction = |n: usize, cell: usize| -> usize {
+            if n > cell {
+                north
+                    .iter()
+                    .position(|&d| d == n - cell)
+                    .expect("listed above")
+            } else {
+                SIDE_STEPS
+                    + south
+                        .iter()
+                        .position(|&d| d == cell - n)
+                        .expect("listed above")
+            }
+        };
+        let mut has = vec![[0u64; 2 * SIDE_STEPS]; offsets];
         let mut open = vec![0u64; offsets];
         for offset in 0..offsets {
             let base = offset * shift;
@@ -87,30 +162,67 @@ impl PocketTables {
                         open[offset] |= 1 << bit;
                         continue;
                     }
-                    let d = n as isize - cell as isize;
-                    let k = deltas.iter().position(|&x| x == d).expect("listed above");
-                    has[offset][k] |= 1 << bit;
+                    has[offset][direction(n, cell)] |= 1 << bit;
                 }
             }
         }
+        let fixed = |v: &[usize]| {
+            let mut out = [0u32; SIDE_STEPS];
+            for (o, &d) in out.iter_mut().zip(v) {
+                *o = d as u32;
+            }
+            out
+        };
         PocketTables {
-            steps,
+            north: fixed(&north),
+            south: fixed(&south),
             has,
             open,
             dead_sizes,
+            deltas: Vec::new(),
         }
+    }
+
+    /// Fills [`PocketTables::deltas`] for the table slots whose masks are `masks`, at
+    /// window position `offset_of(slot)`, where `used(slot)` (empty slots get none).
+    pub fn add_deltas(
+        &mut self,
+        board: &Board,
+        shift: usize,
+        masks: &[u64],
+        offset_of: impl Fn(usize) -> usize,
+        used: impl Fn(usize) -> bool,
+    ) {
+        if self.has.is_empty() {
+            return;
+        }
+        let neighbours: Vec<Vec<usize>> = (0..board.cells.len())
+            .map(|cell| board.neighbours(cell).collect())
+            .collect();
+        self.deltas = masks
+            .iter()
+            .enumerate()
+            .map(|(slot, &mask)| match used(slot) {
+                true => Delta::by(|cell| &neighbours[cell], offset_of(slot) * shift, mask),
+                false => Delta::default(),
+            })
+            .collect();
     }
 }
 
 /// The search's view of [`PocketTables`]: `has` empty when the check is off.
 #[derive(Clone, Copy, Debug)]
 pub struct Pockets<'t> {
-    /// [`PocketTables::steps`].
-    pub steps: [(u32, u32); MAX_STEPS],
+    /// [`PocketTables::north`].
+    pub north: [u32; SIDE_STEPS],
+    /// [`PocketTables::south`].
+    pub south: [u32; SIDE_STEPS],
     /// [`PocketTables::has`].
-    pub has: &'t [[u64; MAX_STEPS]],
+    pub has: &'t [[u64; 2 * SIDE_STEPS]],
     /// [`PocketTables::open`].
     pub open: &'t [u64],
+    /// [`PocketTables::deltas`].
+    pub deltas: &'t [Delta],
     /// All ones when a lone free cell is dead, else zero.
     pub lone: u64,
     /// All ones when two free cells walled in together are dead, else zero.
@@ -120,9 +232,11 @@ pub struct Pockets<'t> {
 impl<'t> Pockets<'t> {
     /// The check off.
     pub const NONE: Pockets<'static> = Pockets {
-        steps: [(0, 0); MAX_STEPS],
+        north: [0; SIDE_STEPS],
+        south: [0; SIDE_STEPS],
         has: &[],
         open: &[],
+        deltas: &[],
         lone: 0,
         pair: 0,
     };
@@ -130,9 +244,11 @@ impl<'t> Pockets<'t> {
     /// The view of `t`.
     pub fn new(t: &'t PocketTables) -> Pockets<'t> {
         Pockets {
-            steps: t.steps,
+            north: t.north,
+            south: t.south,
             has: &t.has,
             open: &t.open,
+            deltas: &t.deltas,
             lone: 0u64.wrapping_sub(u64::from(t.dead_sizes & 1)),
             pair: 0u64.wrapping_sub(u64::from(t.dead_sizes >> 1 & 1)),
         }
@@ -144,28 +260,73 @@ impl<'t> Pockets<'t> {
         !self.has.is_empty()
     }
 
-    /// Whether `board` (window bits, set = filled) at window position `offset` has a
-    /// free cell walled in alone, or two walled in together, where that is dead. Only
-    /// called when the check is on. Not inlined: inlined, its code in the search's
-    /// child loop cost the planar searches, which never call it, about 7%.
-    #[inline(never)]
-    pub fn dead(&self, board: u64, offset: usize) -> bool {
+    /// The free-neighbour counts of the free cells of `board` (window bits, set =
+    /// filled) at window position `offset`, for [`Pockets::dead_after`]: once per node,
+    /// shared by its children.
+    #[inline(always)]
+    pub fn counts(&self, board: u64, offset: usize) -> Counts {
         let free = !board;
         let has = &self.has[offset];
-        // Per free cell: whether it has one free neighbour (`one`), or more (`more`;
-        // a neighbour the window cannot see counts as more).
-        let (mut one, mut more) = (0u64, self.open[offset]);
-        for (k, &(right, left)) in self.steps.iter().enumerate() {
-            let n = (free >> right) << left & has[k];
-            more |= one & n;
-            one |= n;
+        let (mut c0, mut c1, mut c2) = (0u64, 0u64, 0u64);
+        let mut add = |n: u64| {
+            let carry0 = c0 & n;
+            c0 ^= n;
+            let carry1 = c1 & carry0;
+            c1 ^= carry0;
+            c2 |= carry1;
+        };
+        for k in 0..SIDE_STEPS {
+            add(free >> self.north[k] & has[k]);
+            add(free << self.south[k] & has[SIDE_STEPS + k]);
         }
-        let lone = free & !one & !more;
-        let single = free & one & !more;
+        Counts {
+            planes: [c0, c1, c2],
+            open: self.open[offset],
+        }
+    }
+
+    /// Whether `board | placed` (window bits, set = filled) at window position `offset`
+    /// has a free cell walled in alone, or two walled in together, where that is dead;
+    /// `counts` are `board`'s ([`Pockets::counts`]), `delta` is the placement's, and
+    /// `placed` is free in `board`. Each free cell's count less the neighbours the
+    /// placement covers tells the lone cells and those with one free neighbour
+    /// (`single`); a pair is two single cells side by side, found with one shift per
+    /// direction.
+    #[inline(always)]
+    pub fn dead_after(
+        &self,
+        counts: &Counts,
+        board: u64,
+        placed: u64,
+        delta: &Delta,
+        offset: usize,
+    ) -> bool {
+        let free = !(board | placed);
+        let [c0, c1, c2] = counts.planes;
+        let [d0, d1, d2] = delta.planes;
+        // Bit-sliced subtraction; a free cell's count is at least its delta.
+        let n0 = c0 ^ d0;
+        let b0 = !c0 & d0;
+        let n1 = c1 ^ d1 ^ b0;
+        let b1 = !c1 & (d1 | b0) | d1 & b0;
+        let n2 = c2 ^ d2 ^ b1;
+        let seen = free & !counts.open;
+        let lone = seen & !(n0 | n1 | n2);
+        let single = seen & n0 & !(n1 | n2);
+        let has = &self.has[offset];
         let mut pair = 0u64;
-        for (k, &(right, left)) in self.steps.iter().enumerate() {
-            pair |= (single >> right) << left & has[k];
+        for k in 0..SIDE_STEPS {
+            pair |= single >> self.north[k] & has[k];
+            pair |= single << self.south[k] & has[SIDE_STEPS + k];
         }
         (lone & self.lone | pair & single & self.pair) != 0
     }
+}
+
+/// Free-neighbour counts of a node's free cells ([`Pockets::counts`]), bit-sliced as
+/// in [`Delta`], and the cells with a neighbour north of the window (never walled in).
+#[derive(Clone, Copy, Debug)]
+pub struct Counts {
+    pub planes: [u64; 3],
+    pub open: u64,
 }
