@@ -94,6 +94,21 @@ const MEASURED: usize = 6;
 /// overhangs than the sample saw, and the memo's size), so such rows are taken only
 /// when asked for (`--split ROWS`).
 const MAX_PLANNED_BITS: usize = 24;
+/// Wide rows (overhangs over [`MAX_PLANNED_BITS`] cells) are planned for when their
+/// distinct overhangs can be counted exactly: by walking the whole tree south of the
+/// highest such row, if the sample estimates that at most this share of the plain
+/// tree (the walk stops at twice that).
+const EXACT_SHARE: f64 = 1.0 / 64.0;
+/// The most distinct overhangs counted exactly at one row; past it the row's memo is
+/// taken as over any bound.
+const EXACT_MOST: usize = 1 << 24;
+/// A first split row is considered only where the crossings are at least this many
+/// times its distinct overhangs: each overhang's first crossing costs a search above
+/// with every piece, so a split saves only on the overhangs met again. Where nearly
+/// every crossing has an overhang of its own (the Bedlam cube's low rows) the searches
+/// above are the plain tree again with more pieces, and their sampled work, measured
+/// through later splits whose overhangs are estimated, was rated 40 times too low.
+const MIN_RECURRENCE: f64 = 4.0;
 /// A split is taken only when its estimate is below this share of the plain tree's:
 /// the estimates are rough, and a split that saves little may lose.
 const MARGIN: f64 = 0.8;
@@ -128,9 +143,12 @@ pub struct SplitPlan {
     pub pilot_nodes: u64,
     /// Why there is no split, when there is none and nothing was measured.
     pub skipped: Option<&'static str>,
-    /// Rows the split search serves whose overhangs are too wide for the plan to
-    /// consider ([`MAX_PLANNED_BITS`]): only `--split ROWS` takes them.
+    /// Rows the split search serves whose overhangs are too wide for Chao's estimate
+    /// ([`MAX_PLANNED_BITS`]) and were not counted exactly: only `--split ROWS` takes
+    /// them.
     pub wide_rows: Vec<usize>,
+    /// Nodes of the walk that counted the wide rows' overhangs exactly (0: none).
+    pub exact_nodes: u64,
 }
 
 /// Estimates for splitting before `row` and every qualifying row after it.
@@ -154,6 +172,9 @@ pub struct RowEstimate {
     /// Whether the memo estimated, or the measurement's own, outgrew the run's bound
     /// (`--memo-mib`).
     pub memo_full: bool,
+    /// Whether the crossings are at least [`MIN_RECURRENCE`] times the overhangs (the
+    /// row is not measured otherwise).
+    pub recurs: bool,
 }
 
 impl RowEstimate {
@@ -184,6 +205,9 @@ impl SplitPlan {
         for c in &self.candidates {
             let cost = match c.cost() {
                 Some(x) => format!("{x:.0}"),
+                None if !c.recurs => {
+                    format!("not measured: overhangs met under {MIN_RECURRENCE} times each")
+                }
                 None if c.memo_full => "over the memo bound (--memo-mib)".to_string(),
                 None => "over budget".to_string(),
             };
@@ -228,6 +252,7 @@ impl SplitPlan {
                     "cost": c.cost().map(f64::round),
                     "memo": c.memo.round(),
                     "memo_full": c.memo_full,
+                    "recurs": c.recurs,
                 })
             })
             .collect();
@@ -238,6 +263,7 @@ impl SplitPlan {
             "candidates": candidates,
             "skipped": self.skipped,
             "wide_rows": self.wide_rows,
+            "exact_nodes": self.exact_nodes,
         })
     }
 }
@@ -391,6 +417,87 @@ impl<'w, 'a, L: Lane, const K: usize> Walk<'w, 'a, L, K> {
     }
 }
 
+/// The distinct overhangs at each split of a prefix of the plan's edges, counted
+/// exactly: the whole tree is walked down to the last of them (a node crossing it is
+/// not entered), and every overhang met at each is kept.
+struct Exact<'w, 'a, L, const K: usize> {
+    window: &'w Window<'a, L, K>,
+    edges: &'w [(usize, Edge)],
+    /// Per edge, the overhangs met, and whether there were more than [`EXACT_MOST`].
+    seen: Vec<rustc_hash::FxHashSet<u64>>,
+    over_most: Vec<bool>,
+    nodes: u64,
+    /// The most nodes the walk may visit; past them it stops, and says so in `over`.
+    most: u64,
+    over: bool,
+}
+
+impl<'w, 'a, L: Lane, const K: usize> Exact<'w, 'a, L, K> {
+    /// The distinct overhangs at each of `edges` (`None` where more than
+    /// [`EXACT_MOST`]), and the nodes walked; `None` if the walk outgrew `most` nodes.
+    fn count(
+        window: &'w Window<'a, L, K>,
+        edges: &'w [(usize, Edge)],
+        most: u64,
+    ) -> (Option<Vec<Option<usize>>>, u64) {
+        let mut exact = Exact {
+            window,
+            edges,
+            seen: edges.iter().map(|_| Default::default()).collect(),
+            over_most: vec![false; edges.len()],
+            nodes: 0,
+            most,
+            over: false,
+        };
+        let last = edges.last().map_or(0, |(_, edge)| edge.cell());
+        exact.visit(window.root(), last);
+        let counts = (!exact.over).then(|| {
+            exact
+                .seen
+                .iter()
+                .zip(&exact.over_most)
+                .map(|(seen, &over)| (!over).then_some(seen.len()))
+                .collect()
+        });
+        (counts, exact.nodes)
+    }
+
+    fn visit(&mut self, node: Node, last: usize) {
+        self.nodes += 1;
+        if self.nodes > self.most {
+            self.over = true;
+            return;
+        }
+        let window = self.window;
+        if window.is_leaf(node) {
+            return;
+        }
+        let low = lowest(window, node);
+        let _ = window.for_each_child(node, |_, child| {
+            let high = lowest(window, child);
+            for (k, (_, edge)) in self.edges.iter().enumerate() {
+                if low < edge.cell() && edge.cell() <= high && !self.over_most[k] {
+                    if let Cross::Overhang(overhang) = edge.cross_node(window, child) {
+                        self.seen[k].insert(overhang);
+                        if self.seen[k].len() > EXACT_MOST {
+                            self.over_most[k] = true;
+                            self.seen[k] = Default::default();
+                        }
+                    }
+                }
+            }
+            if high < last {
+                self.visit(child, last);
+            }
+            if self.over {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+    }
+}
+
 /// The lowest free cell of `node` (the board's cells when it is full).
 fn lowest<L: Lane, const K: usize>(window: &Window<L, K>, node: Node) -> usize {
     let (board, offset) = window.settle(node);
@@ -530,19 +637,19 @@ pub(crate) fn plan<L: Lane, const K: usize>(window: &Window<L, K>, memo_bytes: u
     let width = window.width();
     let rows = window.cells().div_ceil(width);
     let reach = Reach::of(window);
-    let mut edges: Vec<(usize, Edge)> = (1..rows)
+    let edges: Vec<(usize, Edge)> = (1..rows)
         .filter_map(|row| Edge::of(window, &reach, row * width).map(|edge| (row, edge)))
         .collect();
+    if edges.is_empty() {
+        plan.skipped = Some("no row's overhang is served");
+        return plan;
+    }
+    // Until their overhangs are counted exactly (below), if they are.
     plan.wide_rows = edges
         .iter()
         .filter(|(_, edge)| edge.bits() > MAX_PLANNED_BITS)
         .map(|&(row, _)| row)
         .collect();
-    edges.retain(|(_, edge)| edge.bits() <= MAX_PLANNED_BITS);
-    if edges.is_empty() {
-        plan.skipped = Some("no row's overhang is planned for (at most 24 cells)");
-        return plan;
-    }
     let mut size = rough_size(window, &mut plan.pilot_nodes);
     if size < SMALL_TREE {
         plan.plain = size;
@@ -586,16 +693,66 @@ pub(crate) fn plan<L: Lane, const K: usize>(window: &Window<L, K>, memo_bytes: u
         plan.skipped = Some("a small tree");
         return plan;
     }
-    let overhangs: Vec<f64> = walk
+    // Chao's estimate where overhangs are at most `MAX_PLANNED_BITS` cells; the exact
+    // count south of the highest wide row the walk can afford, and below it; none
+    // (the row not planned for) on the wide rows above it.
+    let mut overhangs: Vec<Option<f64>> = walk
         .tallies
         .iter()
-        .map(|t| t.distinct(walk.sampled))
+        .zip(&edges)
+        .map(|(t, (_, edge))| (edge.bits() <= MAX_PLANNED_BITS).then(|| t.distinct(walk.sampled)))
         .collect();
+    let south = |i: usize| {
+        let t = &walk.tallies[i];
+        plain - t.subtrees + t.crossings
+    };
+    // Not on modest trees, where the walk weighs most against what a split could save
+    // (the hexiamonds 6 x 6: 3% more time, no row chosen).
+    let affordable = (0..edges.len())
+        .filter(|&i| edges[i].1.bits() > MAX_PLANNED_BITS && south(i) <= EXACT_SHARE * plain)
+        .max()
+        .filter(|_| plain >= MODEST_TREE);
+    if let Some(last) = affordable {
+        let most = (2.0 * EXACT_SHARE * plain) as u64;
+        let (counts, nodes) = Exact::count(window, &edges[..=last], most);
+        plan.pilot_nodes += nodes;
+        plan.exact_nodes = nodes;
+        if let Some(counts) = counts {
+            for (i, count) in counts.into_iter().enumerate() {
+                overhangs[i] = Some(count.map_or(f64::INFINITY, |c| c as f64));
+            }
+        }
+    }
+    plan.wide_rows.retain(|row| {
+        let i = edges
+            .iter()
+            .position(|(r, _)| r == row)
+            .expect("an edge's row");
+        overhangs[i].is_none()
+    });
     let mut budget = (MEASURE_BUDGET * plain).clamp(MIN_BUDGET, MAX_BUDGET);
     let mut best: Option<(f64, usize)> = None;
     for (i, tally) in walk.tallies.iter().enumerate().rev() {
+        let Some(distinct) = overhangs[i] else {
+            // A wide row whose overhangs were not counted.
+            continue;
+        };
         if tally.order.is_empty() {
             // Not crossed in the sample: nothing to search above it.
+            continue;
+        }
+        let below = plain - tally.subtrees + CROSSING * tally.crossings;
+        if tally.crossings < MIN_RECURRENCE * distinct {
+            plan.candidates.push(RowEstimate {
+                row: edges[i].0,
+                crossings: tally.crossings,
+                overhangs: distinct,
+                below,
+                above: None,
+                memo: 0.0,
+                memo_full: false,
+                recurs: false,
+            });
             continue;
         }
         let cells: Vec<usize> = edges[i..].iter().map(|(_, edge)| edge.cell()).collect();
@@ -608,12 +765,17 @@ pub(crate) fn plan<L: Lane, const K: usize>(window: &Window<L, K>, memo_bytes: u
         // The first split's blocks, one per overhang met there; each later split's, as
         // many as overhangs the plain tree meets there, or as the sample searched if
         // more: their work and their words, at the measured rate per block.
-        let blocks: Vec<f64> = std::iter::once(overhangs[i])
+        let blocks: Vec<f64> = std::iter::once(distinct)
             .chain(
                 work[1..]
                     .iter()
                     .zip(&overhangs[i + 1..])
-                    .map(|(w, &d)| d.max(w.blocks as f64)),
+                    .zip(&walk.tallies[i + 1..])
+                    .map(|((w, d), t)| {
+                        // A later wide row not counted: Chao's estimate, rough there.
+                        d.unwrap_or_else(|| t.distinct(walk.sampled))
+                            .max(w.blocks as f64)
+                    }),
             )
             .collect();
         let per_block = |of: fn(&LevelWork) -> f64| -> f64 {
@@ -634,11 +796,12 @@ pub(crate) fn plan<L: Lane, const K: usize>(window: &Window<L, K>, memo_bytes: u
         let estimate = RowEstimate {
             row: edges[i].0,
             crossings: tally.crossings,
-            overhangs: overhangs[i],
-            below: plain - tally.subtrees + CROSSING * tally.crossings,
+            overhangs: distinct,
+            below,
             above,
             memo,
             memo_full,
+            recurs: true,
         };
         let cost = estimate.cost();
         plan.candidates.push(estimate);
@@ -687,7 +850,60 @@ fn measure<L: Lane, const K: usize>(
 
 #[cfg(test)]
 mod tests {
-    use super::Tally;
+    use super::{lowest, Exact, Tally};
+    use crate::meet::{Cross, Edge, Reach};
+    use crate::meteor::{CELLS, WINDOW};
+    use rustc_hash::FxHashSet;
+    use std::ops::ControlFlow;
+
+    /// The exact count of distinct overhangs, which walks the tree only as far as the
+    /// last split asked for, against every edge of the whole tree walked.
+    #[test]
+    fn exact_overhangs_are_those_the_whole_tree_meets() {
+        let window = &WINDOW;
+        let reach = Reach::of(window);
+        let width = window.width();
+        let edges: Vec<(usize, Edge)> = (1..CELLS / width)
+            .filter_map(|row| Edge::of(window, &reach, row * width).map(|e| (row, e)))
+            .collect();
+        assert!(edges.len() > 3);
+        // Every crossing of every edge, from every edge of the tree.
+        let mut whole: Vec<FxHashSet<u64>> = vec![FxHashSet::default(); edges.len()];
+        let mut stack = vec![window.root()];
+        let mut nodes = 0u64;
+        while let Some(node) = stack.pop() {
+            nodes += 1;
+            if window.is_leaf(node) {
+                continue;
+            }
+            let low = lowest(window, node);
+            let _ = window.for_each_child(node, |_, child| {
+                let high = lowest(window, child);
+                for (set, (_, edge)) in whole.iter_mut().zip(&edges) {
+                    if low < edge.cell() && edge.cell() <= high {
+                        if let Cross::Overhang(o) = edge.cross_node(window, child) {
+                            set.insert(o);
+                        }
+                    }
+                }
+                stack.push(child);
+                ControlFlow::Continue(())
+            });
+        }
+        for last in 0..edges.len() {
+            let (counts, walked) = Exact::count(window, &edges[..=last], u64::MAX);
+            let counts = counts.expect("within any number of nodes");
+            let want: Vec<Option<usize>> = whole[..=last].iter().map(|s| Some(s.len())).collect();
+            assert_eq!(counts, want, "up to row {}", edges[last].0);
+            assert!(walked <= nodes);
+            if last + 1 < edges.len() {
+                // North of the last split nothing is walked.
+                assert!(walked < nodes, "up to row {}", edges[last].0);
+            }
+        }
+        // Past its nodes the walk stops and says so.
+        assert_eq!(Exact::count(window, &edges, 100).0, None);
+    }
 
     /// Chao2 on a hand-made sample: overhangs seen above the cut are known, each
     /// sampled subtree counts an overhang once however often it crosses there.

@@ -518,6 +518,20 @@ fn auto_split_is_measured_alike_on_every_solver_and_skipped_under_a_limit() {
         let mut solver = TilingSolver::new(&hole, Mode::All).unwrap();
         solver.set_splitting(Splitting::Rows(vec![row])).unwrap();
     }
+    // Wide rows of a large tree are counted exactly where the walk south of them is
+    // affordable; on the Bedlam cube's nearly every crossing has an overhang of its
+    // own, so they are not measured, and no row is chosen.
+    let bedlam = TilingSolver::new(&shipped("bedlam-4x4x4"), Mode::Distinct).unwrap();
+    let plan = bedlam.split_plan().unwrap();
+    assert!(plan.exact_nodes > 0 && plan.rows.is_empty(), "{plan:?}");
+    let unmeasured: Vec<_> = plan.candidates.iter().filter(|c| !c.recurs).collect();
+    assert!(!unmeasured.is_empty(), "{plan:?}");
+    for c in unmeasured {
+        assert!(
+            c.above.is_none() && c.crossings < 4.0 * c.overhangs,
+            "{c:?}"
+        );
+    }
 }
 
 #[test]
