@@ -62,9 +62,40 @@ impl MemoOptions {
 }
 
 impl Default for MemoOptions {
-    /// One GiB.
+    /// A quarter of the machine's memory, and at least one GiB (one GiB where the
+    /// memory cannot be read). The split search plans within it, and on the largest
+    /// shipped boards the split that pays needs a few GiB (the one-sided pentominoes
+    /// 9 x 10: about 3 GiB, README.md "Splitting the search"), while only the pages a
+    /// memo touches are ever taken.
     fn default() -> MemoOptions {
-        MemoOptions { max_bytes: 1 << 30 }
+        MemoOptions {
+            max_bytes: physical_memory().map_or(MIN_DEFAULT_BYTES, |bytes| {
+                (bytes / 4).max(MIN_DEFAULT_BYTES)
+            }),
+        }
+    }
+}
+
+/// The least default bound: one GiB.
+const MIN_DEFAULT_BYTES: usize = 1 << 30;
+
+/// The machine's physical memory in bytes, if the system says.
+fn physical_memory() -> Option<usize> {
+    #[cfg(unix)]
+    {
+        // SAFETY: `sysconf` reads system configuration and has no preconditions.
+        let (pages, page) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
+        let (pages, page) = (usize::try_from(pages).ok()?, usize::try_from(page).ok()?);
+        pages.checked_mul(page)
+    }
+    #[cfg(not(unix))]
+    {
+        None
     }
 }
 

@@ -82,9 +82,10 @@ struct EstimateArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
     /// The split search's memory bound the run will have (`solve --memo-mib`): the
-    /// split plan reported measures within it, as the run's does (tiling puzzles).
-    #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
-    memo_mib: u64,
+    /// split plan reported measures within it, as the run's does (tiling puzzles)
+    /// [default: a quarter of this machine's memory, at least 1024].
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
+    memo_mib: Option<u64>,
     /// Output format: text, or one json object.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -138,9 +139,10 @@ struct SolveArgs {
     /// The most memory a memo may take, in MiB: the --count memo's, or the split
     /// search's (--split; --stats and JSON report what it took, and `--split auto`
     /// chooses rows whose memo it expects to fit). Past it the search goes on, exact
-    /// but slower.
-    #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
-    memo_mib: u64,
+    /// but slower. Only the memory a memo uses is taken [default: a quarter of this
+    /// machine's memory, at least 1024].
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
+    memo_mib: Option<u64>,
     /// Split the search before these rows of the board as searched (counted from 0,
     /// after any transposition; e.g. 3,4,5,6 for the meteor board): the rows north of
     /// the first split are searched once per overhang and shared, as the meteor binary
@@ -447,7 +449,9 @@ fn run_solve(puzzle: &Puzzle, solve: &SolveArgs) -> Result<(), Error> {
             MemoChoice::Off => Some(false),
             MemoChoice::Auto => None,
         },
-        memo_options: polytile::count::MemoOptions::from_mib(solve.memo_mib),
+        memo_options: solve
+            .memo_mib
+            .map_or_else(Default::default, polytile::count::MemoOptions::from_mib),
     };
     let source = solve.file.file.display().to_string();
     output::solve_tiling(puzzle, &source, &solve.file.flags.request(), &tiling)
@@ -479,6 +483,8 @@ fn run_estimate(args: &EstimateArgs) -> Result<(), Error> {
         .threads
         .map_or_else(polytile::default_threads, usize::from);
     let (mode, format) = (mode(args.distinct), args.format.into());
-    let memo = polytile::count::MemoOptions::from_mib(args.memo_mib);
+    let memo = args
+        .memo_mib
+        .map_or_else(Default::default, polytile::count::MemoOptions::from_mib);
     output::estimate(&args.file, numbers, mode, &options, &memo, threads, format)
 }
