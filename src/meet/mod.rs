@@ -152,6 +152,12 @@ impl Edge {
         self.cell
     }
 
+    /// Whether a step from a node whose lowest free cell is `low` to a child whose
+    /// lowest free cell is `high` crosses the split (the child is a crossing node).
+    pub fn crossed(&self, low: usize, high: usize) -> bool {
+        low < self.cell && self.cell <= high
+    }
+
     /// Where a node stands against this split: its window `board` starts at cell
     /// `base`, and `empty` is the empty board's window there (`Window::not_cells`).
     ///

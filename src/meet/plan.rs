@@ -405,7 +405,7 @@ impl<'w, 'a, L: Lane, const K: usize> Walk<'w, 'a, L, K> {
             total += subtree;
             let high = lowest(window, child);
             for (tally, (_, edge)) in self.tallies.iter_mut().zip(self.edges) {
-                if low < edge.cell() && edge.cell() <= high {
+                if edge.crossed(low, high) {
                     if let Cross::Overhang(overhang) = edge.cross_node(window, child) {
                         tally.add(overhang, child_weight, subtree, child_unit);
                     }
@@ -476,7 +476,7 @@ impl<'w, 'a, L: Lane, const K: usize> Exact<'w, 'a, L, K> {
         let _ = window.for_each_child(node, |_, child| {
             let high = lowest(window, child);
             for (k, (_, edge)) in self.edges.iter().enumerate() {
-                if low < edge.cell() && edge.cell() <= high && !self.over_most[k] {
+                if edge.crossed(low, high) && !self.over_most[k] {
                     if let Cross::Overhang(overhang) = edge.cross_node(window, child) {
                         self.seen[k].insert(overhang);
                         if self.seen[k].len() > EXACT_MOST {
@@ -880,7 +880,7 @@ mod tests {
             let _ = window.for_each_child(node, |_, child| {
                 let high = lowest(window, child);
                 for (set, (_, edge)) in whole.iter_mut().zip(&edges) {
-                    if low < edge.cell() && edge.cell() <= high {
+                    if edge.crossed(low, high) {
                         if let Cross::Overhang(o) = edge.cross_node(window, child) {
                             set.insert(o);
                         }
