@@ -502,10 +502,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             let group = first_group + usize::from(pieces_here[j]);
             let placed = self.masks[group][i].widen();
             let delta = &self.pockets.deltas[self.slot(group, i)];
-            if self
-                .pockets
-                .dead_after(&counts, board, placed, delta, offset)
-            {
+            if self.pockets.dead_after(&counts, board, placed, delta) {
                 viable &= !(1u128 << bit);
             }
         }

@@ -426,6 +426,8 @@ struct Exact<'w, 'a, L, const K: usize> {
     /// Per edge, the overhangs met, and whether there were more than [`EXACT_MOST`].
     seen: Vec<rustc_hash::FxHashSet<u64>>,
     over_most: Vec<bool>,
+    /// The last split's cell: a node crossing it is not entered.
+    last: usize,
     nodes: u64,
     /// The most nodes the walk may visit; past them it stops, and says so in `over`.
     most: u64,
@@ -445,12 +447,12 @@ impl<'w, 'a, L: Lane, const K: usize> Exact<'w, 'a, L, K> {
             edges,
             seen: edges.iter().map(|_| Default::default()).collect(),
             over_most: vec![false; edges.len()],
+            last: edges.last().map_or(0, |(_, edge)| edge.cell()),
             nodes: 0,
             most,
             over: false,
         };
-        let last = edges.last().map_or(0, |(_, edge)| edge.cell());
-        exact.visit(window.root(), last);
+        exact.visit(window.root());
         let counts = (!exact.over).then(|| {
             exact
                 .seen
@@ -462,7 +464,7 @@ impl<'w, 'a, L: Lane, const K: usize> Exact<'w, 'a, L, K> {
         (counts, exact.nodes)
     }
 
-    fn visit(&mut self, node: Node, last: usize) {
+    fn visit(&mut self, node: Node) {
         self.nodes += 1;
         if self.nodes > self.most {
             self.over = true;
@@ -486,8 +488,8 @@ impl<'w, 'a, L: Lane, const K: usize> Exact<'w, 'a, L, K> {
                     }
                 }
             }
-            if high < last {
-                self.visit(child, last);
+            if high < self.last {
+                self.visit(child);
             }
             if self.over {
                 ControlFlow::Break(())

@@ -18,6 +18,7 @@
 //! The generator turns it on for the cubic grid only: beside the band table of planar
 //! boards it measured slower (`generate.rs` says by how much).
 
+use super::TableLayout;
 use crate::grid::Board;
 
 /// Directions of the lattice as offsets in cell order the check handles on each side
@@ -123,10 +124,8 @@ impl PocketTables {
         if north.len() > SIDE_STEPS || south.len() > SIDE_STEPS {
             return PocketTables::default();
         }
-        // Counts of free neighbours are kept in 3 bits (`Delta`).
-        if (0..ncells).any(|c| board.has(c) && board.neighbours(c).count() > 7) {
-            return PocketTables::default();
-        }
+        // So a cell has at most 2 * SIDE_STEPS = 6 neighbours: its counts fit the 3
+        // bits of `Delta` and `Counts`.
         north.sort_unstable();
         south.sort_unstable();
         let direction = |n: usize, cell: usize| -> usize {
@@ -183,15 +182,16 @@ impl PocketTables {
         }
     }
 
-    /// Fills [`PocketTables::deltas`] for the table slots whose masks are `masks`, at
-    /// window position `offset_of(slot)`, where `used(slot)` (empty slots get none).
+    /// Fills [`PocketTables::deltas`] for the table slots laid out by `layout`, whose
+    /// masks are `masks` and whose groups hold `counts` placements each (the others
+    /// are empty and get none).
     pub fn add_deltas(
         &mut self,
         board: &Board,
         shift: usize,
+        layout: &TableLayout,
         masks: &[u64],
-        offset_of: impl Fn(usize) -> usize,
-        used: impl Fn(usize) -> bool,
+        counts: &[u8],
     ) {
         if self.has.is_empty() {
             return;
@@ -202,9 +202,14 @@ impl PocketTables {
         self.deltas = masks
             .iter()
             .enumerate()
-            .map(|(slot, &mask)| match used(slot) {
-                true => Delta::by(|cell| &neighbours[cell], offset_of(slot) * shift, mask),
-                false => Delta::default(),
+            .map(|(slot, &mask)| {
+                let group = layout.group_of(slot);
+                if slot % layout.slots < usize::from(counts[group]) {
+                    let offset = layout.place(group).0;
+                    Delta::by(|cell| &neighbours[cell], offset * shift, mask)
+                } else {
+                    Delta::default()
+                }
             })
             .collect();
     }
@@ -282,25 +287,19 @@ impl<'t> Pockets<'t> {
         Counts {
             planes: [c0, c1, c2],
             open: self.open[offset],
+            has: *has,
         }
     }
 
-    /// Whether `board | placed` (window bits, set = filled) at window position `offset`
-    /// has a free cell walled in alone, or two walled in together, where that is dead;
-    /// `counts` are `board`'s ([`Pockets::counts`]), `delta` is the placement's, and
+    /// Whether `board | placed` (window bits, set = filled) has a free cell walled in
+    /// alone, or two walled in together, where that is dead; `counts` are `board`'s at
+    /// its window position ([`Pockets::counts`]), `delta` is the placement's, and
     /// `placed` is free in `board`. Each free cell's count less the neighbours the
     /// placement covers tells the lone cells and those with one free neighbour
     /// (`single`); a pair is two single cells side by side, found with one shift per
     /// direction.
     #[inline(always)]
-    pub fn dead_after(
-        &self,
-        counts: &Counts,
-        board: u64,
-        placed: u64,
-        delta: &Delta,
-        offset: usize,
-    ) -> bool {
+    pub fn dead_after(&self, counts: &Counts, board: u64, placed: u64, delta: &Delta) -> bool {
         let free = !(board | placed);
         let [c0, c1, c2] = counts.planes;
         let [d0, d1, d2] = delta.planes;
@@ -313,7 +312,7 @@ impl<'t> Pockets<'t> {
         let seen = free & !counts.open;
         let lone = seen & !(n0 | n1 | n2);
         let single = seen & n0 & !(n1 | n2);
-        let has = &self.has[offset];
+        let has = &counts.has;
         let mut pair = 0u64;
         for k in 0..SIDE_STEPS {
             pair |= single >> self.north[k] & has[k];
@@ -329,4 +328,6 @@ impl<'t> Pockets<'t> {
 pub struct Counts {
     pub planes: [u64; 3],
     pub open: u64,
+    /// [`PocketTables::has`] at the node's window position, read by every child.
+    pub has: [u64; 2 * SIDE_STEPS],
 }

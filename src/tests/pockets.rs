@@ -76,7 +76,7 @@ fn pockets_are_the_walled_in_free_cells() {
                 let delta = Delta::of(&board, shift, offset, placed);
                 let want = walled_in(&board, offset * shift, window | placed, lone, pair);
                 assert_eq!(
-                    p.dead_after(&counts, window, placed, &delta, offset),
+                    p.dead_after(&counts, window, placed, &delta),
                     want,
                     "case {case}: {grid:?} {w}x{h}x{d} offset {offset} window {window:#x} placed {placed:#x}"
                 );
