@@ -617,6 +617,11 @@ impl TilingSolver {
                 setup: &self.setup,
                 distinct: self.mode == Mode::Distinct,
                 cells: self.setup.board.cells.len(),
+                whole_orbits: self
+                    .setup
+                    .classes
+                    .as_ref()
+                    .is_some_and(Classes::orbits_are_whole),
             },
         }
     }
@@ -1516,6 +1521,25 @@ impl Classes {
             .collect()
     }
 
+    /// Whether every solution the search finds is the least of its class and fixed by
+    /// the identity alone, so that its class has the group's order: no second piece is
+    /// restricted and no symmetry but the identity maps a representative placement of
+    /// the restricted piece onto itself. [`Classes::judge`] then finds `(true, 1)` for
+    /// every solution (only the identity keeps the restricted piece where it is), and
+    /// a count needs no tiling made at its leaves: on the meteor board that work was
+    /// about a tenth of a count's instructions.
+    fn orbits_are_whole(&self) -> bool {
+        let (_, reps) = self.restricted();
+        self.seconds.is_empty()
+            && reps.iter().all(|r| {
+                (1..self.group.order()).all(|g| {
+                    let perm = self.group.perm(g);
+                    !r.iter()
+                        .all(|&c| r.binary_search(&(perm[c] as usize)).is_ok())
+                })
+            })
+    }
+
     /// For a solution with the restricted piece on a representative: whether it is the
     /// least of its images under the symmetries that keep that placement (the only
     /// images the search can also find), and how many symmetries fix it.
@@ -1578,6 +1602,8 @@ struct Tilings<'a> {
     setup: &'a Setup,
     distinct: bool,
     cells: usize,
+    /// [`Classes::orbits_are_whole`]: no solution needs judging.
+    whole_orbits: bool,
 }
 
 impl Tilings<'_> {
@@ -1615,16 +1641,22 @@ impl<L: Lane, const K: usize> Leaves<L, K> for Tilings<'_> {
         let Some(classes) = &self.setup.classes else {
             return sink.found(1, |items| items.push(self.owned(self.tiling(window, path))));
         };
-        let t = self.tiling(window, path);
-        let (least, fixing) = classes.judge(&t);
-        if !least {
-            return ControlFlow::Continue(());
-        }
-        let orbit = classes.group.order() / fixing;
+        let (t, orbit) = if self.whole_orbits {
+            (None, classes.group.order())
+        } else {
+            let t = self.tiling(window, path);
+            let (least, fixing) = classes.judge(&t);
+            if !least {
+                return ControlFlow::Continue(());
+            }
+            (Some(t), classes.group.order() / fixing)
+        };
+        let t = || t.unwrap_or_else(|| self.tiling(window, path));
         if self.distinct {
-            return sink.found_class(orbit as u64, || self.owned(t));
+            return sink.found_class(orbit as u64, || self.owned(t()));
         }
         sink.found(orbit as u64, |items| {
+            let t = t();
             let mut images: Vec<Tiling> = (0..classes.group.order())
                 .map(|g| classes.image(g, &t))
                 .collect();
@@ -1652,6 +1684,42 @@ mod tests {
             ControlFlow::Continue(())
         });
         (found, summary.nodes.expect("counted"))
+    }
+
+    /// Whole orbits are found exactly where no element but the identity fixes a
+    /// representative of the restricted piece (each image taken whole) and no second
+    /// piece is restricted; the shipped files have both kinds, and every count there is
+    /// checked against its known figure in both modes (`tests/`).
+    #[test]
+    fn orbits_are_whole_where_no_representative_is_fixed() {
+        let dir = format!("{}/data", env!("CARGO_MANIFEST_DIR"));
+        let (mut whole, mut judged) = (Vec::new(), Vec::new());
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "puz") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let puzzle = Puzzle::parse(&text, &path.display().to_string()).unwrap();
+            let solver = TilingSolver::new(&puzzle, Mode::All).unwrap();
+            let Some(classes) = &solver.setup.classes else {
+                continue;
+            };
+            let (_, reps) = classes.restricted();
+            let fixed = reps.iter().any(|r| {
+                (1..classes.group.order()).any(|g| classes.group.image_of_set(g, r) == *r)
+            });
+            let want = !fixed && classes.seconds.is_empty();
+            assert_eq!(classes.orbits_are_whole(), want, "{}", path.display());
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            if want {
+                whole.push(name);
+            } else {
+                judged.push(name);
+            }
+        }
+        assert!(whole.iter().any(|n| n == "meteor"), "{whole:?}");
+        assert!(judged.len() >= 2, "judged: {judged:?}; whole: {whole:?}");
     }
 
     /// The restriction of a second piece below first placements that symmetries fix:
