@@ -16,6 +16,11 @@ pub trait ZeroWord: bytemuck::Zeroable + Send + Sync {}
 impl ZeroWord for AtomicU32 {}
 impl ZeroWord for AtomicU64 {}
 
+/// Tables under this many bytes come from the heap: clearing them costs less than the
+/// two system calls of a mapping of their own, and a split search makes dozens of them
+/// (a memo's index per split, for each row its measurement tries).
+const SMALL_BYTES: usize = 64 << 10;
+
 /// `len` zeroed 32-bit words, freed on drop.
 pub type ZeroedWords = Zeroed<AtomicU32>;
 
@@ -38,7 +43,8 @@ unsafe impl<W: ZeroWord> Sync for Zeroed<W> {}
 impl<W: ZeroWord> Zeroed<W> {
     /// `len` words, all zero.
     pub fn new(len: usize) -> Zeroed<W> {
-        if let Some(ptr) = map::<W>(len) {
+        let small = len.saturating_mul(std::mem::size_of::<W>()) < SMALL_BYTES;
+        if let Some(ptr) = map::<W>(len).filter(|_| !small) {
             return Zeroed {
                 ptr,
                 len,
