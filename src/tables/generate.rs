@@ -424,14 +424,30 @@ impl<'a> Pruner<'a> {
 fn can_fit(t: &Tables, ncells: usize) -> Vec<u32> {
     let mut can_fit = vec![0u32; ncells << LOOK_BITS];
     let shift = t.layout.anchors;
+    let all = (1u64 << LOOK_BITS) - 1;
     for cell in 0..ncells {
         let (offset, anchor) = (cell / shift, cell % shift);
-        for pattern in 0u64..1 << LOOK_BITS {
-            let filled = pattern << (anchor + 1);
-            for piece in 0..t.layout.pieces {
-                let g = t.layout.group(offset, anchor, piece);
-                if t.group_entries(g).any(|(p, _)| p.mask & filled == 0) {
-                    can_fit[cell << LOOK_BITS | pattern as usize] |= 1 << piece;
+        let patterns = &mut can_fit[cell << LOOK_BITS..(cell + 1) << LOOK_BITS];
+        for piece in 0..t.layout.pieces {
+            let g = t.layout.group(offset, anchor, piece);
+            // A placement fits exactly the patterns clear of the cells it covers past
+            // its anchor: every subset of the others. Placements often cover the same
+            // ones there; each set is spread once.
+            let mut spread = 0u64;
+            for (p, _) in t.group_entries(g) {
+                let covered = p.mask.checked_shr(anchor as u32 + 1).unwrap_or(0) & all;
+                if spread >> covered & 1 == 1 {
+                    continue;
+                }
+                spread |= 1 << covered;
+                let clear = all & !covered;
+                let mut pattern = clear;
+                loop {
+                    patterns[pattern as usize] |= 1 << piece;
+                    if pattern == 0 {
+                        break;
+                    }
+                    pattern = (pattern - 1) & clear;
                 }
             }
         }

@@ -242,6 +242,35 @@ fn baked_tables_equal_the_run_time_tables_byte_for_byte() {
     assert_eq!(w.checks, crate::search::CHECK_BAND);
 }
 
+/// The look-ahead table against its definition: bit `piece` of
+/// `can_fit[cell << look_bits | pattern]` is set exactly when some placement of the
+/// piece anchored at `cell` is clear of the pattern laid on the cells past the anchor.
+#[test]
+fn can_fit_is_its_definition() {
+    for (prune, half, t) in all_options() {
+        let shift = t.layout.anchors;
+        let cells = t.can_fit.len() >> t.look_bits;
+        assert_eq!(cells, t.placeable_from.len());
+        for cell in 0..cells {
+            let (offset, anchor) = (cell / shift, cell % shift);
+            for pattern in 0u64..1 << t.look_bits {
+                let filled = pattern.checked_shl(anchor as u32 + 1).unwrap_or(0);
+                let want = (0..t.layout.pieces)
+                    .filter(|&piece| {
+                        let g = t.layout.group(offset, anchor, piece);
+                        t.group_entries(g).any(|(p, _)| p.mask & filled == 0)
+                    })
+                    .fold(0u32, |m, piece| m | 1 << piece);
+                assert_eq!(
+                    t.can_fit[cell << t.look_bits | pattern as usize],
+                    want,
+                    "prune {prune}, half turn {half}: cell {cell}, pattern {pattern:#b}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn layout_of_the_tables() {
     for (prune, half, t) in all_options() {
