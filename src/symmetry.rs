@@ -185,6 +185,35 @@ impl Group {
         reps
     }
 
+    /// [`Group::orbit_representatives`] of bit sets of one size (bit `c` for cell `c`),
+    /// sorted by [`crate::grid::list_order`] and without repeats: the same
+    /// representatives, found with a word per set rather than a list.
+    pub fn orbit_representative_bits(&self, sets: &[u128]) -> Vec<u128> {
+        let keys: Vec<u128> = sets.iter().map(|&b| crate::grid::list_order(b).0).collect();
+        debug_assert!(keys.windows(2).all(|w| w[0] > w[1]));
+        let mut seen = vec![false; sets.len()];
+        let mut reps = Vec::new();
+        for (i, &set) in sets.iter().enumerate() {
+            if seen[i] {
+                continue;
+            }
+            reps.push(set);
+            for perm in &self.perms {
+                let mut image = 0u128;
+                let mut rest = set;
+                while rest != 0 {
+                    image |= 1 << perm[rest.trailing_zeros() as usize];
+                    rest &= rest - 1;
+                }
+                let key = image.reverse_bits();
+                if let Ok(k) = keys.binary_search_by(|probe| key.cmp(probe)) {
+                    seen[k] = true;
+                }
+            }
+        }
+        reps
+    }
+
     /// The elements that map the set of cells `set` (sorted) onto itself, the
     /// identity first.
     pub fn set_stabilizer(&self, set: &[usize]) -> Vec<usize> {

@@ -1369,10 +1369,15 @@ impl Classes {
             .enumerate()
             .filter(|&(i, piece)| piece.count == 1 && piece_maps.iter().all(|m| m[i] as usize == i))
             .map(|(i, piece)| {
-                (
-                    i,
-                    group.orbit_representatives(&grid::placements(board, piece)),
-                )
+                let reps = match grid::placement_bits(board, piece) {
+                    Some(bits) => group
+                        .orbit_representative_bits(&bits)
+                        .into_iter()
+                        .map(grid::cells_of_bits)
+                        .collect(),
+                    None => group.orbit_representatives(&grid::placement_lists(board, piece)),
+                };
+                (i, reps)
             })
             .collect();
         // Fewest representatives first: the strongest restriction at the root.
@@ -1720,6 +1725,49 @@ mod tests {
         }
         assert!(whole.iter().any(|n| n == "meteor"), "{whole:?}");
         assert!(judged.len() >= 2, "judged: {judged:?}; whole: {whole:?}");
+    }
+
+    /// Placements and their orbit representatives found as bit sets are those found as
+    /// cell lists, in the same order, on every shipped board (under its full group).
+    #[test]
+    fn placements_and_orbits_as_bits_are_those_as_lists() {
+        use crate::grid::{self, cells_of_bits};
+        use crate::symmetry::Group;
+        let dir = format!("{}/data", env!("CARGO_MANIFEST_DIR"));
+        let mut files = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "puz") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let puzzle = Puzzle::parse(&text, &path.display().to_string()).unwrap();
+            let board = &puzzle.board;
+            let perms: Vec<Vec<u32>> = grid::board_symmetries(board)
+                .into_iter()
+                .map(|s| s.cell_map)
+                .collect();
+            let group = Group::new(perms);
+            for piece in &puzzle.pieces {
+                let lists = grid::placement_lists(board, piece);
+                let bits = grid::placement_bits(board, piece).expect("at most 128 cells");
+                let from_bits: Vec<Vec<usize>> = bits.iter().map(|&b| cells_of_bits(b)).collect();
+                assert_eq!(from_bits, lists, "{}", path.display());
+                let reps: Vec<Vec<usize>> = group
+                    .orbit_representative_bits(&bits)
+                    .into_iter()
+                    .map(cells_of_bits)
+                    .collect();
+                assert_eq!(
+                    reps,
+                    group.orbit_representatives(&lists),
+                    "{}",
+                    path.display()
+                );
+            }
+            files += 1;
+        }
+        assert!(files >= 10, "only {files} files");
     }
 
     /// The restriction of a second piece below first placements that symmetries fix:
