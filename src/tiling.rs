@@ -1697,15 +1697,8 @@ mod tests {
     /// checked against its known figure in both modes (`tests/`).
     #[test]
     fn orbits_are_whole_where_no_representative_is_fixed() {
-        let dir = format!("{}/data", env!("CARGO_MANIFEST_DIR"));
         let (mut whole, mut judged) = (Vec::new(), Vec::new());
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_none_or(|e| e != "puz") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&path).unwrap();
-            let puzzle = Puzzle::parse(&text, &path.display().to_string()).unwrap();
+        for (name, puzzle) in crate::tests::shipped_puzzles() {
             let solver = TilingSolver::new(&puzzle, Mode::All).unwrap();
             let Some(classes) = &solver.setup.classes else {
                 continue;
@@ -1715,8 +1708,7 @@ mod tests {
                 (1..classes.group.order()).any(|g| classes.group.image_of_set(g, r) == *r)
             });
             let want = !fixed && classes.seconds.is_empty();
-            assert_eq!(classes.orbits_are_whole(), want, "{}", path.display());
-            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            assert_eq!(classes.orbits_are_whole(), want, "{name}");
             if want {
                 whole.push(name);
             } else {
@@ -1733,15 +1725,8 @@ mod tests {
     fn placements_and_orbits_as_bits_are_those_as_lists() {
         use crate::grid::{self, cells_of_bits};
         use crate::symmetry::Group;
-        let dir = format!("{}/data", env!("CARGO_MANIFEST_DIR"));
         let mut files = 0;
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_none_or(|e| e != "puz") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&path).unwrap();
-            let puzzle = Puzzle::parse(&text, &path.display().to_string()).unwrap();
+        for (name, puzzle) in crate::tests::shipped_puzzles() {
             let board = &puzzle.board;
             let perms: Vec<Vec<u32>> = grid::board_symmetries(board)
                 .into_iter()
@@ -1752,18 +1737,13 @@ mod tests {
                 let lists = grid::placement_lists(board, piece);
                 let bits = grid::placement_bits(board, piece).expect("at most 128 cells");
                 let from_bits: Vec<Vec<usize>> = bits.iter().map(|&b| cells_of_bits(b)).collect();
-                assert_eq!(from_bits, lists, "{}", path.display());
+                assert_eq!(from_bits, lists, "{name}");
                 let reps: Vec<Vec<usize>> = group
                     .orbit_representative_bits(&bits)
                     .into_iter()
                     .map(cells_of_bits)
                     .collect();
-                assert_eq!(
-                    reps,
-                    group.orbit_representatives(&lists),
-                    "{}",
-                    path.display()
-                );
+                assert_eq!(reps, group.orbit_representatives(&lists), "{name}");
             }
             files += 1;
         }

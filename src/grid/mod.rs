@@ -834,20 +834,29 @@ pub(crate) fn placements(board: &Board, piece: &Piece) -> Vec<Vec<usize>> {
 
 /// [`placements`] on any board, as lists.
 pub(crate) fn placement_lists(board: &Board, piece: &Piece) -> Vec<Vec<usize>> {
-    let locator = Locator::new(board);
     let mut out = Vec::new();
+    each_placement(board, piece, |cells| {
+        let mut cells = cells.to_vec();
+        cells.sort_unstable();
+        out.push(cells);
+    });
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Hands `each` the cells of every placement of `piece` on `board`, orientation by
+/// orientation, anchor by anchor (a symmetric orientation repeats placements).
+fn each_placement(board: &Board, piece: &Piece, mut each: impl FnMut(&[usize])) {
+    let locator = Locator::new(board);
     let mut cells = Vec::new();
     for o in orientations(board.grid, &piece.cells, piece.motion) {
         for anchor in (0..board.cells.len()).filter(|&c| board.has(c)) {
             if locator.cells_into(&o, anchor, &mut cells) {
-                cells.sort_unstable();
-                out.push(cells.clone());
+                each(&cells);
             }
         }
     }
-    out.sort();
-    out.dedup();
-    out
 }
 
 /// [`placements`] as bit sets (bit `c` for cell `c`) on boards of at most 128 cells, in
@@ -860,16 +869,10 @@ pub(crate) fn placement_bits(board: &Board, piece: &Piece) -> Option<Vec<u128>> 
     if board.cells.len() > 128 {
         return None;
     }
-    let locator = Locator::new(board);
     let mut out = Vec::new();
-    let mut cells = Vec::new();
-    for o in orientations(board.grid, &piece.cells, piece.motion) {
-        for anchor in (0..board.cells.len()).filter(|&c| board.has(c)) {
-            if locator.cells_into(&o, anchor, &mut cells) {
-                out.push(cells.iter().fold(0u128, |m, &c| m | 1 << c));
-            }
-        }
-    }
+    each_placement(board, piece, |cells| {
+        out.push(cells.iter().fold(0u128, |m, &c| m | 1 << c));
+    });
     out.sort_unstable_by_key(|&b| list_order(b));
     out.dedup();
     Some(out)

@@ -26,3 +26,28 @@ pub(crate) fn counted() -> crate::Options {
         ..crate::Options::default()
     }
 }
+
+/// Every shipped puzzle file (`data/*.puz`), parsed, with its name, in name order.
+pub(crate) fn shipped_puzzles() -> Vec<(String, crate::Puzzle)> {
+    let dir = format!("{}/data", env!("CARGO_MANIFEST_DIR"));
+    let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .expect("data/ exists")
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "puz"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).expect("a readable file");
+            let puzzle = crate::Puzzle::parse(&text, &path.display().to_string())
+                .expect("a shipped file parses");
+            let name = path
+                .file_stem()
+                .expect("a name")
+                .to_string_lossy()
+                .into_owned();
+            (name, puzzle)
+        })
+        .collect()
+}
