@@ -62,38 +62,6 @@ pub fn generate(
     if board.height.div_ceil(SHIFT_ROWS) > MAX_OFFSETS {
         return Err(TablesError::TooTall(board.height));
     }
-    // The band tables need nothing else built here and are the largest part of the
-    // build on planar boards (the meteor's: about 0.4 of its 1 ms), so with a core to
-    // spare they are built beside the rest.
-    let band = || [0, 1].map(|parity| band_table(board.grid, width, parity, pieces));
-    std::thread::scope(|scope| {
-        let helper = (board.grid.is_planar() && spare_core()).then(|| scope.spawn(band));
-        let (mut t, census) = build(board, pieces, restrict, prune)?;
-        t.bad_band = match helper {
-            Some(helper) => helper
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            None => band(),
-        };
-        Ok((t, census))
-    })
-}
-
-/// Whether this process may use more than one core (its affinity and cgroup quota
-/// allow it), asked once.
-fn spare_core() -> bool {
-    static SPARE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *SPARE.get_or_init(|| std::thread::available_parallelism().is_ok_and(|n| n.get() > 1))
-}
-
-/// [`generate`] but the band tables (left empty).
-fn build(
-    board: &Board,
-    pieces: &[Piece],
-    restrict: Option<Restriction>,
-    prune: bool,
-) -> Result<(Tables, Census), TablesError> {
-    let width = board.width;
     let mut orients = Vec::with_capacity(pieces.len());
     for (piece, p) in pieces.iter().enumerate() {
         let o = orientations(board.grid, &p.cells, p.motion);
@@ -147,7 +115,7 @@ fn build(
         fillable: fillable_sizes(&sizes),
         restricted_piece: restrict.map(|r| r.0),
         band_rows: band_rows(width),
-        bad_band: [Vec::new(), Vec::new()],
+        bad_band: [0, 1].map(|parity| band_table(board.grid, width, parity, pieces)),
         band_at: std::array::from_fn(|bit| {
             let row = bit / width;
             (row * width) as u8 | ((row & 1) as u8) << 7
