@@ -48,6 +48,7 @@
 //! A split search's memoised searches north of a split are shared by every node, so
 //! they place the second piece anywhere: those solutions are dropped at the leaf.
 
+use arrayvec::ArrayVec;
 use std::ops::ControlFlow;
 use std::sync::{Mutex, OnceLock};
 
@@ -617,11 +618,11 @@ impl TilingSolver {
                 setup: &self.setup,
                 distinct: self.mode == Mode::Distinct,
                 cells: self.setup.board.cells.len(),
-                whole_orbits: self
+                fixed: self
                     .setup
                     .classes
                     .as_ref()
-                    .is_some_and(Classes::orbits_are_whole),
+                    .map_or((0, Vec::new()), Classes::fixed_representatives),
             },
         }
     }
@@ -1526,23 +1527,27 @@ impl Classes {
             .collect()
     }
 
-    /// Whether every solution the search finds is the least of its class and fixed by
-    /// the identity alone, so that its class has the group's order: no second piece is
-    /// restricted and no symmetry but the identity maps a representative placement of
-    /// the restricted piece onto itself. [`Classes::judge`] then finds `(true, 1)` for
-    /// every solution (only the identity keeps the restricted piece where it is), and
-    /// a count needs no tiling made at its leaves: on the meteor board that work was
-    /// about a tenth of a count's instructions.
-    fn orbits_are_whole(&self) -> bool {
-        let (_, reps) = self.restricted();
-        self.seconds.is_empty()
-            && reps.iter().all(|r| {
-                (1..self.group.order()).all(|g| {
+    /// The restricted piece and those of its representatives that a symmetry other than
+    /// the identity maps onto themselves, sorted. With the piece anywhere else, only the
+    /// identity keeps it where it is, so [`Classes::judge`] finds the solution the least
+    /// of its class and fixed by the identity alone (its class has the group's order; a
+    /// second piece is restricted only below these placements), and a count needs no
+    /// tiling made at that leaf: on the meteor board, where no representative is fixed,
+    /// that work was about a tenth of a count's instructions.
+    fn fixed_representatives(&self) -> (usize, Vec<Vec<usize>>) {
+        let (piece, reps) = self.restricted();
+        let fixed = reps
+            .iter()
+            .filter(|r| {
+                (1..self.group.order()).any(|g| {
                     let perm = self.group.perm(g);
-                    !r.iter()
+                    r.iter()
                         .all(|&c| r.binary_search(&(perm[c] as usize)).is_ok())
                 })
             })
+            .cloned()
+            .collect();
+        (piece, fixed)
     }
 
     /// For a solution with the restricted piece on a representative: whether it is the
@@ -1607,8 +1612,9 @@ struct Tilings<'a> {
     setup: &'a Setup,
     distinct: bool,
     cells: usize,
-    /// [`Classes::orbits_are_whole`]: no solution needs judging.
-    whole_orbits: bool,
+    /// [`Classes::fixed_representatives`]: a solution needs judging only with the
+    /// restricted piece on one of them.
+    fixed: (usize, Vec<Vec<usize>>),
 }
 
 impl Tilings<'_> {
@@ -1646,7 +1652,17 @@ impl<L: Lane, const K: usize> Leaves<L, K> for Tilings<'_> {
         let Some(classes) = &self.setup.classes else {
             return sink.found(1, |items| items.push(self.owned(self.tiling(window, path))));
         };
-        let (t, orbit) = if self.whole_orbits {
+        let (piece, fixed) = &self.fixed;
+        let judged = !fixed.is_empty()
+            && path
+                .iter()
+                .find(|step| usize::from(step.piece) == *piece)
+                .is_none_or(|step| {
+                    // A placement fits the window: at most 64 cells, in order.
+                    let cells: ArrayVec<usize, 64> = window.step_cells(step).collect();
+                    fixed.binary_search_by(|f| f.as_slice().cmp(&cells)).is_ok()
+                });
+        let (t, orbit) = if !judged {
             (None, classes.group.order())
         } else {
             let t = self.tiling(window, path);
@@ -1691,32 +1707,39 @@ mod tests {
         (found, summary.nodes.expect("counted"))
     }
 
-    /// Whole orbits are found exactly where no element but the identity fixes a
-    /// representative of the restricted piece (each image taken whole) and no second
-    /// piece is restricted; the shipped files have both kinds, and every count there is
-    /// checked against its known figure in both modes (`tests/`).
+    /// The representatives judged are exactly those some element but the identity maps
+    /// onto themselves (each image taken whole); the shipped files have boards with none
+    /// and with some, and every count there is checked against its known figure in both
+    /// modes (`tests/`), which a leaf left unjudged wrongly would change.
     #[test]
-    fn orbits_are_whole_where_no_representative_is_fixed() {
-        let (mut whole, mut judged) = (Vec::new(), Vec::new());
+    fn representatives_judged_are_those_a_symmetry_fixes() {
+        let (mut none, mut some) = (Vec::new(), Vec::new());
         for (name, puzzle) in crate::tests::shipped_puzzles() {
             let solver = TilingSolver::new(&puzzle, Mode::All).unwrap();
             let Some(classes) = &solver.setup.classes else {
                 continue;
             };
-            let (_, reps) = classes.restricted();
-            let fixed = reps.iter().any(|r| {
-                (1..classes.group.order()).any(|g| classes.group.image_of_set(g, r) == *r)
-            });
-            let want = !fixed && classes.seconds.is_empty();
-            assert_eq!(classes.orbits_are_whole(), want, "{name}");
-            if want {
-                whole.push(name);
+            let (piece, reps) = classes.restricted();
+            let want: Vec<Vec<usize>> = reps
+                .iter()
+                .filter(|r| {
+                    (1..classes.group.order()).any(|g| classes.group.image_of_set(g, r) == **r)
+                })
+                .cloned()
+                .collect();
+            assert_eq!(
+                classes.fixed_representatives(),
+                (piece, want.clone()),
+                "{name}"
+            );
+            if want.is_empty() {
+                none.push(name);
             } else {
-                judged.push(name);
+                some.push(name);
             }
         }
-        assert!(whole.iter().any(|n| n == "meteor"), "{whole:?}");
-        assert!(judged.len() >= 2, "judged: {judged:?}; whole: {whole:?}");
+        assert!(none.iter().any(|n| n == "meteor"), "{none:?}");
+        assert!(some.len() >= 2, "some: {some:?}; none: {none:?}");
     }
 
     /// Placements and their orbit representatives found as bit sets are those found as
