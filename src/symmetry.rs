@@ -189,8 +189,9 @@ impl Group {
     /// sorted by [`crate::grid::list_order`] and without repeats: the same
     /// representatives, found with a word per set rather than a list.
     pub fn orbit_representative_bits(&self, sets: &[u128]) -> Vec<u128> {
-        let keys: Vec<u128> = sets.iter().map(|&b| crate::grid::list_order(b).0).collect();
-        debug_assert!(keys.windows(2).all(|w| w[0] > w[1]));
+        use crate::grid::list_order;
+        let keys: Vec<_> = sets.iter().map(|&b| list_order(b)).collect();
+        debug_assert!(keys.windows(2).all(|w| w[0] < w[1]));
         let mut seen = vec![false; sets.len()];
         let mut reps = Vec::new();
         for (i, &set) in sets.iter().enumerate() {
@@ -205,8 +206,7 @@ impl Group {
                     image |= 1 << perm[rest.trailing_zeros() as usize];
                     rest &= rest - 1;
                 }
-                let key = image.reverse_bits();
-                if let Ok(k) = keys.binary_search_by(|probe| key.cmp(probe)) {
+                if let Ok(k) = keys.binary_search(&list_order(image)) {
                     seen[k] = true;
                 }
             }

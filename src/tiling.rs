@@ -1532,19 +1532,12 @@ impl Classes {
     /// identity keeps it where it is, so [`Classes::judge`] finds the solution the least
     /// of its class and fixed by the identity alone (its class has the group's order; a
     /// second piece is restricted only below these placements), and a count needs no
-    /// tiling made at that leaf: on the meteor board, where no representative is fixed,
-    /// that work was about a tenth of a count's instructions.
+    /// tiling made at that leaf.
     fn fixed_representatives(&self) -> (usize, Vec<Vec<usize>>) {
         let (piece, reps) = self.restricted();
         let fixed = reps
             .iter()
-            .filter(|r| {
-                (1..self.group.order()).any(|g| {
-                    let perm = self.group.perm(g);
-                    r.iter()
-                        .all(|&c| r.binary_search(&(perm[c] as usize)).is_ok())
-                })
-            })
+            .filter(|r| self.group.set_stabilizer(r).len() > 1)
             .cloned()
             .collect();
         (piece, fixed)

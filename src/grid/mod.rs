@@ -862,9 +862,8 @@ fn each_placement(board: &Board, piece: &Piece, mut each: impl FnMut(&[usize])) 
 /// [`placements`] as bit sets (bit `c` for cell `c`) on boards of at most 128 cells, in
 /// the same order: sets of one size compare as their sorted cell lists do exactly when
 /// compared by their lowest differing cell, which reversing the bits makes the highest.
-/// Words sort and compare without the pointer chasing of lists, which made the
-/// symmetry classes' setup (every candidate piece's placements and their orbits) a
-/// tenth of a meteor count's time.
+/// Words sort and compare without the pointer chasing of lists, which dominated the
+/// symmetry classes' setup (every candidate piece's placements and their orbits).
 pub(crate) fn placement_bits(board: &Board, piece: &Piece) -> Option<Vec<u128>> {
     if board.cells.len() > 128 {
         return None;
