@@ -101,6 +101,36 @@ impl Lane for u64 {
     fn widen(self) -> u64 {
         self
     }
+
+    /// Two lanes per SSE4.1 compare (`x86-64-v2`, the build's target): the compiler's
+    /// own vectorisation of the generic loop gathers the results into bits with dozens
+    /// of shuffles, where one `shufps` and one `movmskps` per four lanes do.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse4.1"))]
+    #[inline(always)]
+    fn fit_bits<const K: usize>(masks: &[u64; K], board: u64) -> u32 {
+        use std::arch::x86_64::*;
+        const { assert!(K % 4 == 0 && K <= 32) };
+        // SAFETY: SSE4.1 is enabled at compile time (the cfg above), so these
+        // intrinsics are available; each pair of loads reads lanes
+        // `4 * chunk .. 4 * chunk + 4 <= K` of `masks`, and `loadu` has no alignment
+        // requirement.
+        unsafe {
+            let board = _mm_set1_epi64x(board as i64);
+            let zero = _mm_setzero_si128();
+            let at = masks.as_ptr().cast::<__m128i>();
+            let mut bits = 0u32;
+            for chunk in 0..K / 4 {
+                let fits = |i: usize| {
+                    let m = _mm_loadu_si128(at.add(chunk * 2 + i));
+                    _mm_castsi128_ps(_mm_cmpeq_epi64(_mm_and_si128(m, board), zero))
+                };
+                // Dword 0 of each of the four 64-bit results, in lane order.
+                let four = _mm_shuffle_ps::<0b10_00_10_00>(fits(0), fits(1));
+                bits |= (_mm_movemask_ps(four) as u32) << (chunk * 4);
+            }
+            bits
+        }
+    }
 }
 
 /// Masks and islands of [`Tables`] narrowed to lane type `L`.

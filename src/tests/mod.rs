@@ -10,6 +10,7 @@
 use crate as lib;
 
 mod estimate;
+mod lanes;
 mod meet;
 mod meteor;
 mod pockets;
