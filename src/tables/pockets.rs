@@ -12,7 +12,7 @@
 //! A node's children are checked together: the node's free cells' counts of free
 //! neighbours are taken once ([`Pockets::counts`]), and each child's follow by
 //! subtracting what its placement covers ([`Delta`], one per table slot), so that a
-//! child costs one shift per direction (for the pairs), not three: most fits are
+//! child costs one shift per northern direction (for the pairs): most fits are
 //! checked, and most of them die here.
 //!
 //! The generator turns it on for the cubic grid only: beside the band table of planar
@@ -297,7 +297,7 @@ impl<'t> Pockets<'t> {
     /// `placed` is free in `board`. Each free cell's count less the neighbours the
     /// placement covers tells the lone cells and those with one free neighbour
     /// (`single`); a pair is two single cells side by side, found with one shift per
-    /// direction.
+    /// northern direction.
     #[inline(always)]
     pub fn dead_after(&self, counts: &Counts, board: u64, placed: u64, delta: &Delta) -> bool {
         let free = !(board | placed);
@@ -312,11 +312,13 @@ impl<'t> Pockets<'t> {
         let seen = free & !counts.open;
         let lone = seen & !(n0 | n1 | n2);
         let single = seen & n0 & !(n1 | n2);
+        // A dead pair is two single cells side by side; its southern cell (the
+        // earlier in cell order) is single with a single neighbour north of it, so the
+        // northern directions find every pair, once.
         let has = &counts.has;
         let mut pair = 0u64;
         for k in 0..SIDE_STEPS {
             pair |= single >> self.north[k] & has[k];
-            pair |= single << self.south[k] & has[SIDE_STEPS + k];
         }
         (lone & self.lone | pair & single & self.pair) != 0
     }
