@@ -315,10 +315,10 @@ impl<'t> Pockets<'t> {
         // A dead pair is two single cells side by side; its southern cell (the
         // earlier in cell order) is single with a single neighbour north of it, so the
         // northern directions find every pair, once.
-        let has = &counts.has;
         let mut pair = 0u64;
-        for k in 0..SIDE_STEPS {
-            pair |= single >> self.north[k] & has[k];
+        // `has` holds the northern directions first.
+        for (&step, &has) in self.north.iter().zip(&counts.has) {
+            pair |= single >> step & has;
         }
         (lone & self.lone | pair & single & self.pair) != 0
     }
