@@ -44,7 +44,9 @@ impl<W: ZeroWord> Zeroed<W> {
     /// `len` words, all zero.
     pub fn new(len: usize) -> Zeroed<W> {
         let small = len.saturating_mul(std::mem::size_of::<W>()) < SMALL_BYTES;
-        if let Some(ptr) = map::<W>(len).filter(|_| !small) {
+        // Only a large table is mapped: a mapping made and not kept would never be
+        // unmapped.
+        if let Some(ptr) = (!small).then(|| map::<W>(len)).flatten() {
             return Zeroed {
                 ptr,
                 len,
@@ -71,6 +73,8 @@ fn map<W>(len: usize) -> Option<std::ptr::NonNull<W>> {
     if bytes == 0 {
         return None;
     }
+    #[cfg(test)]
+    tests::MAPS.with(|m| m.set(m.get() + 1));
     // SAFETY: a fresh anonymous mapping, placed by the kernel; no existing memory is
     // affected. The result is checked before use.
     let ptr = unsafe {
@@ -124,8 +128,25 @@ impl<W: ZeroWord> Drop for Zeroed<W> {
 
 #[cfg(test)]
 mod tests {
-    use super::ZeroedWords;
+    use super::{ZeroedWords, SMALL_BYTES};
+    use std::cell::Cell;
     use std::sync::atomic::Ordering;
+
+    thread_local! {
+        /// Mappings this thread asked the system for.
+        pub(super) static MAPS: Cell<usize> = const { Cell::new(0) };
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn only_large_tables_are_mapped() {
+        let before = MAPS.with(Cell::get);
+        let small: Vec<ZeroedWords> = (0..10).map(|_| ZeroedWords::new(SMALL_BYTES / 8)).collect();
+        assert_eq!(MAPS.with(Cell::get), before, "a small table made a mapping");
+        let large = ZeroedWords::new(SMALL_BYTES);
+        assert_eq!(MAPS.with(Cell::get), before + 1);
+        drop((small, large));
+    }
 
     #[test]
     fn words_start_zero_and_keep_what_is_written() {
