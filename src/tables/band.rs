@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use crate::grid::{orientations, Board, Grid, Locator, Piece, Point};
 
-use super::fill::{fillable_sizes, tileable, TILE_CHECK_CELLS};
+use super::fill::{fillable_sizes, Tiler, TILE_CHECK_CELLS};
 
 /// Rows in the band that [`band_table`] judges: as many as keep the table at 2^16
 /// entries or fewer, at most 3.
@@ -46,6 +46,8 @@ pub fn band_table(grid: Grid, width: usize, parity: usize, pieces: &[Piece]) -> 
     // parity; the band is its last `rows` rows.
     let board = Board::rectangle(grid, width, rows + parity);
     let board = Locator::new(&board);
+    // At most 16 cells of band and a row more: within a word.
+    let tiler: Tiler<u64> = Tiler::new(&board, &orients).expect("a band fits a word");
     let base = parity * width;
     let neighbours: Vec<u64> = (0..bits)
         .map(|i| {
@@ -87,13 +89,9 @@ pub fn band_table(grid: Grid, width: usize, parity: usize, pieces: &[Piece]) -> 
             let size = region.count_ones() as usize;
             let bad = fillable >> size & 1 == 0
                 || (size <= TILE_CHECK_CELLS
-                    && !*verdicts.entry(region).or_insert_with(|| {
-                        let cells: Vec<usize> = (0..bits)
-                            .filter(|&i| region >> i & 1 == 1)
-                            .map(|i| base + i)
-                            .collect();
-                        tileable(&board, &cells, &orients, &mut available)
-                    }));
+                    && !*verdicts
+                        .entry(region)
+                        .or_insert_with(|| tiler.tileable(region << base, &mut available)));
             if bad {
                 dead_unless.push(touches >> low_bits);
             }
@@ -101,10 +99,19 @@ pub fn band_table(grid: Grid, width: usize, parity: usize, pieces: &[Piece]) -> 
         if dead_unless.is_empty() {
             continue;
         }
-        for last in 0u64..1 << width {
-            if dead_unless.iter().any(|&t| t & !last == 0) {
-                let pattern = low | last << low_bits;
+        // Every last row holding one of them filled: its supersets, each set once per
+        // region (trying all 2^width last rows per region cost more than the floods).
+        let last_all = (1u64 << width) - 1;
+        for &needed in &dead_unless {
+            let rest = last_all & !needed;
+            let mut more = rest;
+            loop {
+                let pattern = low | (needed | more) << low_bits;
                 table[(pattern >> 6) as usize] |= 1 << (pattern & 63);
+                if more == 0 {
+                    break;
+                }
+                more = (more - 1) & rest;
             }
         }
     }

@@ -57,6 +57,74 @@ fn tile_from(
     false
 }
 
+/// Exact tilings of regions of a board whose cells fit `B`, by bit sets: every
+/// placement of every piece, listed under its lowest cell. [`tileable`] places shapes
+/// cell by cell for each try; table building asks thousands of regions (the band
+/// table most), and a placement as one word tests in one `and`.
+pub struct Tiler<B> {
+    /// Where each cell's placements start in `placements`; one entry more than cells.
+    starts: Vec<u32>,
+    /// `(cells, piece)`, grouped by lowest cell.
+    placements: Vec<(B, usize)>,
+}
+
+impl<B: CellBits> Tiler<B> {
+    /// The placements of the pieces' `orients` (as [`tileable`] takes them) on `board`,
+    /// if its cells fit `B`.
+    pub fn new(board: &Locator, orients: &[Vec<Vec<Point>>]) -> Option<Tiler<B>> {
+        let n = board.board.cells.len();
+        if n > std::mem::size_of::<B>() * 8 {
+            return None;
+        }
+        let mut by_cell: Vec<Vec<(B, usize)>> = vec![Vec::new(); n];
+        let mut cells = Vec::new();
+        for anchor in (0..n).filter(|&c| board.board.has(c)) {
+            for (piece, shapes) in orients.iter().enumerate() {
+                for shape in shapes {
+                    if !board.cells_into(shape, anchor, &mut cells) || cells.is_empty() {
+                        continue;
+                    }
+                    let bits = cells.iter().fold(B::ZERO, |m, &c| m | B::bit(c));
+                    by_cell[bits.lowest()].push((bits, piece));
+                }
+            }
+        }
+        let mut starts = Vec::with_capacity(n + 1);
+        let mut placements = Vec::new();
+        for mut list in by_cell {
+            starts.push(placements.len() as u32);
+            // An orientation's origin is its first cell, so each placement is listed
+            // once; a shape given with another origin would list it again.
+            list.dedup();
+            placements.extend(list);
+        }
+        starts.push(placements.len() as u32);
+        Some(Tiler { starts, placements })
+    }
+
+    /// Whether the cells of `region` can be tiled exactly by the pieces, each used at
+    /// most `available[piece]` times: [`tileable`] on bit sets.
+    pub fn tileable(&self, region: B, available: &mut [u32]) -> bool {
+        if region == B::ZERO {
+            return true;
+        }
+        let c = region.lowest();
+        let (from, to) = (self.starts[c] as usize, self.starts[c + 1] as usize);
+        for &(bits, piece) in &self.placements[from..to] {
+            if bits & !region != B::ZERO || available[piece] == 0 {
+                continue;
+            }
+            available[piece] -= 1;
+            let done = self.tileable(region & !bits, available);
+            available[piece] += 1;
+            if done {
+                return true;
+            }
+        }
+        false
+    }
+}
+
 /// Sizes that some sub-multiset of `sizes` adds up to, as a bit set (bit `n` set when
 /// `n` cells can be filled exactly). Sizes above 63 are not representable and dropped.
 pub fn fillable_sizes(sizes: &[usize]) -> u64 {

@@ -731,3 +731,78 @@ fn band_tables_match_a_pattern_by_pattern_build() {
         assert!(flagged > 0, "{file}: no band flagged at any width");
     }
 }
+
+/// The bit-set tiler of table building decides exactly as the cell-list one, on random
+/// sets of cells of small boards of every planar grid.
+#[test]
+fn the_bit_tiler_agrees_with_the_list_tiler() {
+    use crate::grid::{orientations, Board, Locator};
+    use crate::puzzle::Puzzle;
+    use crate::tables::fill::{tileable, Tiler};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for file in [
+        "pentomino-6x10.puz",
+        "tetrahex-7x4.puz",
+        "hexiamonds-4x9.puz",
+        "meteor.puz",
+    ] {
+        let puzzle = Puzzle::load(&dir.join(file)).unwrap();
+        let grid = puzzle.board.grid;
+        let orients: Vec<_> = puzzle
+            .pieces
+            .iter()
+            .map(|p| orientations(grid, &p.cells, p.motion))
+            .collect();
+        let board = Board::rectangle(grid, 6, 5);
+        let board = Locator::new(&board);
+        let tiler: Tiler<u64> = Tiler::new(&board, &orients).unwrap();
+        let (mut yes, mut no) = (0, 0);
+        for _ in 0..400 {
+            // About 12 cells of the 30: small enough for the list tiler's search.
+            let region = next() & next() & ((1 << 30) - 1);
+            let cells: Vec<usize> = (0..30).filter(|&c| region >> c & 1 == 1).collect();
+            let mut available: Vec<u32> = puzzle.pieces.iter().map(|p| p.count).collect();
+            let by_lists = tileable(&board, &cells, &orients, &mut available);
+            let by_bits = tiler.tileable(region, &mut available);
+            assert_eq!(by_bits, by_lists, "{file}: cells {cells:?}");
+            if by_lists {
+                yes += 1;
+            } else {
+                no += 1;
+            }
+        }
+        // Random sets are rarely tileable: add unions of placements, which often are.
+        for _ in 0..200 {
+            let mut region = 0u64;
+            let mut cells = Vec::new();
+            for _ in 0..3 {
+                let piece = next() as usize % orients.len();
+                let shape = &orients[piece][next() as usize % orients[piece].len()];
+                if board.cells_into(shape, next() as usize % 30, &mut cells) {
+                    region |= cells.iter().fold(0u64, |m, &c| m | 1 << c);
+                }
+            }
+            let cells: Vec<usize> = (0..30).filter(|&c| region >> c & 1 == 1).collect();
+            let mut available: Vec<u32> = puzzle.pieces.iter().map(|p| p.count).collect();
+            let by_lists = tileable(&board, &cells, &orients, &mut available);
+            assert_eq!(
+                tiler.tileable(region, &mut available),
+                by_lists,
+                "{file}: cells {cells:?}"
+            );
+            if by_lists {
+                yes += 1;
+            } else {
+                no += 1;
+            }
+        }
+        assert!(yes > 20 && no > 20, "{file}: {yes} tileable, {no} not");
+    }
+}
