@@ -185,33 +185,31 @@ impl Group {
         reps
     }
 
-    /// [`Group::orbit_representatives`] of bit sets of one size (bit `c` for cell `c`),
-    /// sorted by [`crate::grid::list_order`] and without repeats: the same
-    /// representatives, found with a word per set rather than a list.
+    /// [`Group::orbit_representatives`] of distinct bit sets of one size (bit `c` for
+    /// cell `c`) given in any order and closed under the group (every image of a set
+    /// is one of them: a piece's placements under symmetries that map the piece to
+    /// itself): the sets no image of which comes before them in
+    /// [`crate::grid::list_order`], in the order given. A set is dropped at its first
+    /// image that comes before it, most often within a few, so no sort or search of
+    /// all the sets is needed.
     pub fn orbit_representative_bits(&self, sets: &[u128]) -> Vec<u128> {
-        use crate::grid::list_order;
-        let keys: Vec<_> = sets.iter().map(|&b| list_order(b)).collect();
-        debug_assert!(keys.windows(2).all(|w| w[0] < w[1]));
-        let mut seen = vec![false; sets.len()];
-        let mut reps = Vec::new();
-        for (i, &set) in sets.iter().enumerate() {
-            if seen[i] {
-                continue;
-            }
-            reps.push(set);
-            for perm in &self.perms {
-                let mut image = 0u128;
-                let mut rest = set;
-                while rest != 0 {
-                    image |= 1 << perm[rest.trailing_zeros() as usize];
-                    rest &= rest - 1;
-                }
-                if let Ok(k) = keys.binary_search(&list_order(image)) {
-                    seen[k] = true;
-                }
-            }
-        }
-        reps
+        sets.iter()
+            .copied()
+            .filter(|&set| {
+                self.perms.iter().all(|perm| {
+                    let mut image = 0u128;
+                    let mut rest = set;
+                    while rest != 0 {
+                        image |= 1 << perm[rest.trailing_zeros() as usize];
+                        rest &= rest - 1;
+                    }
+                    // As sorted cell lists, the set with the lowest cell where they
+                    // differ comes first.
+                    let differ = set ^ image;
+                    differ == 0 || set & differ & differ.wrapping_neg() != 0
+                })
+            })
+            .collect()
     }
 
     /// The elements that map the set of cells `set` (sorted) onto itself, the

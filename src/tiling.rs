@@ -904,7 +904,9 @@ impl Setup {
             .map(|(piece, reps)| {
                 // Those the tables pruned are left out: no solution has them.
                 search::root_steps(&all, *piece, |cells| {
-                    reps.binary_search_by(|r| r.as_slice().cmp(cells)).is_ok()
+                    reps.listed()
+                        .binary_search_by(|r| r.as_slice().cmp(cells))
+                        .is_ok()
                 })
             })
             .collect();
@@ -1286,8 +1288,9 @@ struct Classes {
     piece_maps: Vec<Vec<u16>>,
     /// Every piece every symmetry maps to itself (it has one copy), with its
     /// representatives (one placement per orbit, as sorted cell lists, sorted), fewest
-    /// first: the pieces that could be restricted to one placement per orbit.
-    candidates: Vec<(usize, Vec<Vec<usize>>)>,
+    /// first: the pieces that could be restricted to one placement per orbit. Past the
+    /// first [`FIRST_CANDIDATES`], which alone may be restricted, not listed.
+    candidates: Vec<(usize, Representatives)>,
     /// The candidate restricted ([`Setup::run_tables`] picks it).
     chosen: usize,
     labels: CopyLabels,
@@ -1344,6 +1347,24 @@ impl CopyLabels {
     }
 }
 
+/// A candidate piece's placements, one per orbit (see [`Classes::candidates`]).
+enum Representatives {
+    /// Sorted cell lists, sorted.
+    Listed(Vec<Vec<usize>>),
+    /// Not listed.
+    Unlisted,
+}
+
+impl Representatives {
+    /// The representatives, listed: the candidates that may be restricted have them.
+    fn listed(&self) -> &[Vec<usize>] {
+        match self {
+            Representatives::Listed(reps) => reps,
+            Representatives::Unlisted => unreachable!("only the first candidates are restricted"),
+        }
+    }
+}
+
 impl Classes {
     fn new(board: &Board, pieces: &[Piece], allow_leftover: bool) -> Result<Classes, TilingError> {
         // With pieces left over, the restricted piece might be one of them.
@@ -1365,27 +1386,43 @@ impl Classes {
         }
         let (perms, piece_maps): (Vec<Vec<u32>>, Vec<Vec<u16>>) = elements.into_iter().unzip();
         let group = Group::new(perms);
-        let mut candidates: Vec<(usize, Vec<Vec<usize>>)> = pieces
+        let mut found: Vec<_> = pieces
             .iter()
             .enumerate()
             .filter(|&(i, piece)| piece.count == 1 && piece_maps.iter().all(|m| m[i] as usize == i))
             .map(|(i, piece)| {
                 let reps = match grid::placement_bits(board, piece) {
-                    Some(bits) => group
-                        .orbit_representative_bits(&bits)
-                        .into_iter()
-                        .map(grid::cells_of_bits)
-                        .collect(),
-                    None => group.orbit_representatives(&grid::placement_lists(board, piece)),
+                    Some(bits) => Ok(group.orbit_representative_bits(&bits)),
+                    None => Err(group.orbit_representatives(&grid::placement_lists(board, piece))),
                 };
                 (i, reps)
             })
             .collect();
         // Fewest representatives first: the strongest restriction at the root.
-        candidates.sort_by_key(|(i, reps)| (reps.len(), *i));
-        if candidates.is_empty() {
+        found.sort_by_key(|(i, reps)| (reps.as_ref().map_or_else(Vec::len, Vec::len), *i));
+        if found.is_empty() {
             return Err(TilingError::NoSymmetryPiece);
         }
+        // Lists of those that may be restricted: a tenth of the meteor's setup went on
+        // listing every piece's.
+        let candidates = found
+            .into_iter()
+            .enumerate()
+            .map(|(k, (i, reps))| {
+                let reps = match reps {
+                    _ if k >= FIRST_CANDIDATES => Representatives::Unlisted,
+                    Ok(mut bits) => {
+                        bits.sort_unstable_by_key(|&b| grid::list_order(b));
+                        Representatives::Listed(bits.into_iter().map(grid::cells_of_bits).collect())
+                    }
+                    Err(mut lists) => {
+                        lists.sort();
+                        Representatives::Listed(lists)
+                    }
+                };
+                (i, reps)
+            })
+            .collect();
         Ok(Classes {
             group,
             piece_maps,
@@ -1499,7 +1536,7 @@ impl Classes {
     /// The restricted piece and its representatives.
     fn restricted(&self) -> (usize, &[Vec<usize>]) {
         let (piece, reps) = &self.candidates[self.chosen];
-        (*piece, reps)
+        (*piece, reps.listed())
     }
 
     /// The restricted piece's label in a copy-labelled tiling.
@@ -1736,34 +1773,56 @@ mod tests {
     }
 
     /// Placements and their orbit representatives found as bit sets are those found as
-    /// cell lists, in the same order, on every shipped board (under its full group).
+    /// cell lists, on every shipped board, under the board symmetries that map each
+    /// piece's placements onto themselves (as [`Classes`] asks them: its group maps its
+    /// candidates to themselves).
     #[test]
     fn placements_and_orbits_as_bits_are_those_as_lists() {
         use crate::grid::{self, cells_of_bits};
         use crate::symmetry::Group;
         let mut files = 0;
+        let mut moved = 0;
         for (name, puzzle) in crate::tests::shipped_puzzles() {
             let board = &puzzle.board;
             let perms: Vec<Vec<u32>> = grid::board_symmetries(board)
                 .into_iter()
                 .map(|s| s.cell_map)
                 .collect();
-            let group = Group::new(perms);
             for piece in &puzzle.pieces {
                 let lists = grid::placement_lists(board, piece);
                 let bits = grid::placement_bits(board, piece).expect("at most 128 cells");
-                let from_bits: Vec<Vec<usize>> = bits.iter().map(|&b| cells_of_bits(b)).collect();
+                let image = |perm: &[u32], set: u128| {
+                    (0..128)
+                        .filter(|&c| set >> c & 1 == 1)
+                        .fold(0u128, |m, c| m | 1 << perm[c])
+                };
+                let placed: std::collections::HashSet<u128> = bits.iter().copied().collect();
+                let keeping: Vec<Vec<u32>> = perms
+                    .iter()
+                    .filter(|perm| bits.iter().all(|&b| placed.contains(&image(perm, b))))
+                    .cloned()
+                    .collect();
+                moved += usize::from(keeping.len() > 1);
+                let group = Group::new(keeping);
+                // Each placement once, in any order.
+                let mut from_bits: Vec<Vec<usize>> =
+                    bits.iter().map(|&b| cells_of_bits(b)).collect();
+                from_bits.sort();
                 assert_eq!(from_bits, lists, "{name}");
-                let reps: Vec<Vec<usize>> = group
+                let mut reps: Vec<Vec<usize>> = group
                     .orbit_representative_bits(&bits)
                     .into_iter()
                     .map(cells_of_bits)
                     .collect();
-                assert_eq!(reps, group.orbit_representatives(&lists), "{name}");
+                reps.sort();
+                let mut by_lists = group.orbit_representatives(&lists);
+                by_lists.sort();
+                assert_eq!(reps, by_lists, "{name}");
             }
             files += 1;
         }
         assert!(files >= 10, "only {files} files");
+        assert!(moved >= 10, "only {moved} pieces with a symmetry");
     }
 
     /// The restriction of a second piece below first placements that symmetries fix:

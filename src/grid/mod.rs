@@ -827,7 +827,10 @@ fn piece_map(
 /// repeats (a symmetric orientation may give one placement twice).
 pub(crate) fn placements(board: &Board, piece: &Piece) -> Vec<Vec<usize>> {
     match placement_bits(board, piece) {
-        Some(bits) => bits.into_iter().map(cells_of_bits).collect(),
+        Some(mut bits) => {
+            bits.sort_unstable_by_key(|&b| list_order(b));
+            bits.into_iter().map(cells_of_bits).collect()
+        }
         None => placement_lists(board, piece),
     }
 }
@@ -846,7 +849,7 @@ pub(crate) fn placement_lists(board: &Board, piece: &Piece) -> Vec<Vec<usize>> {
 }
 
 /// Hands `each` the cells of every placement of `piece` on `board`, orientation by
-/// orientation, anchor by anchor (a symmetric orientation repeats placements).
+/// orientation, anchor by anchor.
 fn each_placement(board: &Board, piece: &Piece, mut each: impl FnMut(&[usize])) {
     let locator = Locator::new(board);
     let mut cells = Vec::new();
@@ -860,10 +863,11 @@ fn each_placement(board: &Board, piece: &Piece, mut each: impl FnMut(&[usize])) 
 }
 
 /// [`placements`] as bit sets (bit `c` for cell `c`) on boards of at most 128 cells, in
-/// the same order: sets of one size compare as their sorted cell lists do exactly when
-/// compared by their lowest differing cell, which reversing the bits makes the highest.
-/// Words sort and compare without the pointer chasing of lists, which dominated the
-/// symmetry classes' setup (every candidate piece's placements and their orbits).
+/// the order [`each_placement`] finds them (each once: an orientation is anchored at
+/// its first cell, so a placement has one orientation and anchor); sorted by
+/// [`list_order`], they are in the order of [`placements`]. Words compare without the
+/// pointer chasing of lists, which dominated the symmetry classes' setup (every
+/// candidate piece's placements and their orbits).
 pub(crate) fn placement_bits(board: &Board, piece: &Piece) -> Option<Vec<u128>> {
     if board.cells.len() > 128 {
         return None;
@@ -872,8 +876,6 @@ pub(crate) fn placement_bits(board: &Board, piece: &Piece) -> Option<Vec<u128>> 
     each_placement(board, piece, |cells| {
         out.push(cells.iter().fold(0u128, |m, &c| m | 1 << c));
     });
-    out.sort_unstable_by_key(|&b| list_order(b));
-    out.dedup();
     Some(out)
 }
 
