@@ -1415,10 +1415,8 @@ impl Classes {
                         bits.sort_unstable_by_key(|&b| grid::list_order(b));
                         Representatives::Listed(bits.into_iter().map(grid::cells_of_bits).collect())
                     }
-                    Err(mut lists) => {
-                        lists.sort();
-                        Representatives::Listed(lists)
-                    }
+                    // Found in the sorted placements' order: sorted.
+                    Err(lists) => Representatives::Listed(lists),
                 };
                 (i, reps)
             })

@@ -823,8 +823,7 @@ fn piece_map(
     Some(map)
 }
 
-/// Every placement of `piece` on `board`, as its sorted cells, sorted and without
-/// repeats (a symmetric orientation may give one placement twice).
+/// Every placement of `piece` on `board`, as its sorted cells, sorted, each once.
 pub(crate) fn placements(board: &Board, piece: &Piece) -> Vec<Vec<usize>> {
     match placement_bits(board, piece) {
         Some(mut bits) => {

@@ -91,11 +91,9 @@ impl<B: CellBits> Tiler<B> {
         }
         let mut starts = Vec::with_capacity(n + 1);
         let mut placements = Vec::new();
-        for mut list in by_cell {
+        // An orientation's origin is its first cell, so each placement is listed once.
+        for list in by_cell {
             starts.push(placements.len() as u32);
-            // An orientation's origin is its first cell, so each placement is listed
-            // once; a shape given with another origin would list it again.
-            list.dedup();
             placements.extend(list);
         }
         starts.push(placements.len() as u32);
