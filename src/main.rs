@@ -149,23 +149,10 @@ struct SolveArgs {
     /// does. auto: rows chosen by measuring a sample of the tree first, or none where
     /// no split pays (not with --limit); --stats shows what was measured. off: the
     /// plain search. The solutions and their order are the same; the speed depends on
-    /// the rows (README.md, "Splitting the search").
-    #[arg(long, value_name = "auto|off|ROWS", default_value = "auto", value_parser = splitting)]
-    split: Splitting,
-}
-
-/// `--split`: `auto`, `off` or rows separated by commas.
-fn splitting(arg: &str) -> Result<Splitting, String> {
-    match arg {
-        "auto" => Ok(Splitting::Auto),
-        "off" => Ok(Splitting::Off),
-        rows => rows
-            .split(',')
-            .map(|r| r.trim().parse::<usize>())
-            .collect::<Result<Vec<usize>, _>>()
-            .map(Splitting::Rows)
-            .map_err(|_| format!("expected auto, off or rows such as 3,4,5, got '{arg}'")),
-    }
+    /// the rows (README.md, "Splitting the search") [default: the puzzle file's
+    /// split: statement, else auto].
+    #[arg(long, value_name = "auto|off|ROWS")]
+    split: Option<Splitting>,
 }
 
 /// Whether `--count` uses the memo.

@@ -111,8 +111,9 @@ pub struct Request {
 /// What `polytile solve` asks for beyond a [`Request`].
 #[derive(Clone, Debug)]
 pub struct TilingRequest {
-    /// Where the search splits.
-    pub split: Splitting,
+    /// Where the search splits; `None`: as the puzzle's `split:` statement says, or
+    /// [`Splitting::Auto`] without one.
+    pub split: Option<Splitting>,
     /// Whether a count uses the memo: as given, or where it pays when `None` (see
     /// [`TilingSolver::memo_wanted`]).
     pub memo: Option<bool>,
@@ -182,9 +183,11 @@ pub fn solve_tiling(
 ) -> Result<(), Error> {
     let mut solver = TilingSolver::new(puzzle, request.mode)
         .map_err(|e| Error::Input(format!("{source}: {e}")))?;
-    solver
-        .set_splitting(tiling.split.clone())
-        .map_err(|e| Error::Input(format!("{source}: --split: {e}")))?;
+    if let Some(split) = &tiling.split {
+        solver
+            .set_splitting(split.clone())
+            .map_err(|e| Error::Input(format!("{source}: --split: {e}")))?;
+    }
     solver.set_memo_bound(&tiling.memo_options);
     let options = &request.options;
     let memoised = solver
@@ -243,6 +246,14 @@ pub fn solve_tiling(
     };
     if !rows.is_empty() {
         extra.insert("split".into(), json!(rows));
+        if let Splitting::Stated(_) = solver.splitting() {
+            // Not measured: the file's `split:` statement gave them.
+            if request.format == Format::Json {
+                extra.insert("split_stated".into(), true.into());
+            } else if request.stats {
+                eprintln!("split: rows {rows:?}, as the file states (not measured)");
+            }
+        }
     }
     if let Some(o) = solver.orientations() {
         if request.format == Format::Json {

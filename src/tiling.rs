@@ -152,12 +152,14 @@ pub enum TilingError {
     #[error("counting with the memo counts all solutions of the whole tree: {0}")]
     NotMemoCountable(&'static str),
     /// Split rows were given that the split search cannot use.
-    #[error("cannot split the search before rows {rows:?}: {why}")]
+    #[error("cannot split the search before rows {rows:?}{}: {why}", if *.stated { " (the file's split: statement)" } else { "" })]
     Split {
         /// The rows given.
         rows: Vec<usize>,
         /// What is wrong.
         why: &'static str,
+        /// Whether the puzzle file stated them ([`Splitting::Stated`]).
+        stated: bool,
     },
     /// [`Mode::Distinct`] needs a piece that breaks the symmetry.
     #[error(
@@ -233,6 +235,53 @@ pub enum Splitting {
     /// increasing order, after any transposition): every cell of the rows before a
     /// split is filled when a node crosses it.
     Rows(Vec<usize>),
+    /// The rows a puzzle file states (`split:`, see `docs/puzzle-format.md`): searched
+    /// as [`Splitting::Auto`] searches the rows it measures (plainly under a limit),
+    /// without measuring. A file states what `Auto` measured, so that runs and shards
+    /// of a puzzle skip the measurement; `tests/it/split.rs` checks each shipped
+    /// file's rows against it.
+    Stated(Vec<usize>),
+}
+
+impl std::fmt::Display for Splitting {
+    /// As `--split` and `split:` take it: `auto`, `off`, or the rows with commas.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Splitting::Auto => f.write_str("auto"),
+            Splitting::Off => f.write_str("off"),
+            Splitting::Rows(rows) | Splitting::Stated(rows) => {
+                let rows: Vec<String> = rows.iter().map(usize::to_string).collect();
+                f.write_str(&rows.join(","))
+            }
+        }
+    }
+}
+
+impl std::str::FromStr for Splitting {
+    type Err = String;
+
+    /// `auto`, `off`, or rows separated by commas (`3,4,5,6`, spaces allowed around
+    /// the commas), as `--split` and a puzzle file's `split:` take them; the error
+    /// says what was expected.
+    fn from_str(text: &str) -> Result<Splitting, String> {
+        match text.trim() {
+            "auto" => Ok(Splitting::Auto),
+            "off" => Ok(Splitting::Off),
+            rows => rows
+                .split(',')
+                .map(|r| {
+                    let r = r.trim();
+                    // Digits only: `parse` would take a leading `+`.
+                    r.bytes()
+                        .all(|b| b.is_ascii_digit())
+                        .then(|| r.parse::<usize>().ok())
+                        .flatten()
+                })
+                .collect::<Option<Vec<usize>>>()
+                .map(Splitting::Rows)
+                .ok_or_else(|| format!("expected auto, off or rows such as 3,4,5, got '{text}'")),
+        }
+    }
 }
 
 /// The tables' masks in the narrowest lanes they fit.
@@ -331,14 +380,18 @@ pub(crate) struct Setup {
 
 impl TilingSolver {
     /// Checks `puzzle` (cheap checks first) and builds its tables for `mode`, the
-    /// board laid for the search as [`Orienting::Auto`] chooses.
+    /// board laid for the search as [`Orienting::Auto`] chooses, split as the
+    /// puzzle's `split:` statement says ([`Puzzle::split`]; [`Splitting::Auto`]
+    /// without one).
     pub fn new(puzzle: &Puzzle, mode: Mode) -> Result<TilingSolver, TilingError> {
         TilingSolver::oriented(puzzle, mode, Orienting::Auto)
     }
 
     /// [`TilingSolver::new`] with the board laid as `orienting` says. The solutions
     /// and counts are the same every way (on the puzzle's own board); their order and
-    /// the nodes are not.
+    /// the nodes are not. The rows of a `split:` statement are rows of the board laid
+    /// as [`Orienting::Auto`] lays it, so laid another way the search splits as
+    /// [`Splitting::Auto`] measures.
     pub fn oriented(
         puzzle: &Puzzle,
         mode: Mode,
@@ -352,7 +405,7 @@ impl TilingSolver {
             Some(classes) => classes.restrict_second(&tables, &first),
             None => (Vec::new(), Vec::new()),
         };
-        Ok(TilingSolver {
+        let mut solver = TilingSolver {
             setup,
             mode,
             first,
@@ -364,7 +417,11 @@ impl TilingSolver {
             plan: OnceLock::new(),
             memo_bytes: MemoOptions::default().max_bytes,
             split_memory: Mutex::new(None),
-        })
+        };
+        if orienting == Orienting::Auto {
+            solver.set_splitting(puzzle.split.clone())?;
+        }
+        Ok(solver)
     }
 
     /// Bounds the memory of the split search's memo (its arena of completions; one GiB
@@ -384,21 +441,29 @@ impl TilingSolver {
         *self.split_memory.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Sets whether and where the search splits (see [`Splitting`]); given rows are
-    /// checked against what the split search serves: every piece one of a kind and
-    /// placed, rows inside the board whose overhang fits.
+    /// Sets whether and where the search splits (see [`Splitting`]), in place of the
+    /// puzzle's `split:` statement if it has one; given rows are checked against what
+    /// the split search serves: fewer than 32 different pieces, rows inside the board
+    /// whose overhang fits.
     pub fn set_splitting(&mut self, splitting: Splitting) -> Result<(), TilingError> {
-        if let Splitting::Rows(rows) = &splitting {
+        if let Splitting::Rows(rows) | Splitting::Stated(rows) = &splitting {
             let why = on_lanes!(self, split_refusal(rows));
             if let Some(why) = why {
                 return Err(TilingError::Split {
                     rows: rows.clone(),
                     why,
+                    stated: matches!(splitting, Splitting::Stated(_)),
                 });
             }
         }
         self.splitting = splitting;
         Ok(())
+    }
+
+    /// Whether and where the search splits: the puzzle's `split:` statement, or what
+    /// [`TilingSolver::set_splitting`] set.
+    pub fn splitting(&self) -> &Splitting {
+        &self.splitting
     }
 
     /// How a box on the cubic grid was laid for the search, when there was a choice:
@@ -412,16 +477,16 @@ impl TilingSolver {
     pub fn split_rows(&self) -> &[usize] {
         match &self.splitting {
             Splitting::Off => &[],
-            Splitting::Rows(rows) => rows,
+            Splitting::Rows(rows) | Splitting::Stated(rows) => rows,
             Splitting::Auto => &self.split_plan().expect("auto").rows,
         }
     }
 
     /// The rows a run with `options` splits before: none under [`Splitting::Auto`]
-    /// when a limit is set.
+    /// and [`Splitting::Stated`] when a limit is set.
     pub fn split_rows_for(&self, options: &Options) -> &[usize] {
         match (&self.splitting, options.limit) {
-            (Splitting::Auto, Some(_)) => &[],
+            (Splitting::Auto | Splitting::Stated(_), Some(_)) => &[],
             _ => self.split_rows(),
         }
     }
@@ -429,8 +494,12 @@ impl TilingSolver {
     /// What the measurement of [`Splitting::Auto`] found (made now if no run has made
     /// it); `None` under the other settings.
     pub fn split_plan(&self) -> Option<&SplitPlan> {
-        (self.splitting == Splitting::Auto)
-            .then(|| self.plan.get_or_init(|| on_lanes!(self, plan_with())))
+        (self.splitting == Splitting::Auto).then(|| self.measured_plan())
+    }
+
+    /// The measurement [`Splitting::Auto`] makes, made now if no run has made it.
+    fn measured_plan(&self) -> &SplitPlan {
+        self.plan.get_or_init(|| on_lanes!(self, plan_with()))
     }
 
     fn plan_with<L: Lane + Sync, const K: usize>(&self, lanes: &Lanes<L>) -> SplitPlan {
@@ -682,7 +751,14 @@ impl TilingSolver {
     ) -> Estimate {
         let window = self.window::<L, K>(lanes);
         let mut estimate = estimate::estimate(&self.tiles(&window), options);
-        estimate.split = self.split_plan().and_then(|plan| {
+        // Stated rows are what the measurement chose when the file was written: their
+        // work is measured as `Auto`'s is, and reported when the rows still agree.
+        let plan = match &self.splitting {
+            Splitting::Auto => Some(self.measured_plan()),
+            Splitting::Stated(rows) => Some(self.measured_plan()).filter(|p| &p.rows == rows),
+            Splitting::Off | Splitting::Rows(_) => None,
+        };
+        estimate.split = plan.and_then(|plan| {
             Some(SplitWork {
                 rows: plan.rows.clone(),
                 work: plan.chosen()?.cost()?,

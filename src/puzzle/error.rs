@@ -179,8 +179,9 @@ pub enum PuzzleErrorKind {
     MissingColon { text: String },
 
     #[error(
-        "expected a line 'KEYWORD: ...' (name, grid, leftover, motion, board or piece); a \
-         drawing must follow its 'board:' or 'piece NAME:' line with no blank line between"
+        "expected a line 'KEYWORD: ...' (name, grid, leftover, motion, split, board or \
+         piece); a drawing must follow its 'board:' or 'piece NAME:' line with no blank \
+         line between"
     )]
     StrayLine,
 
@@ -199,6 +200,12 @@ pub enum PuzzleErrorKind {
 
     #[error("unknown leftover setting '{word}'; expected allowed or forbidden")]
     UnknownLeftover { word: String },
+
+    #[error(
+        "bad split setting '{text}'; expected auto, off, or rows increasing from 1 \
+         separated by commas, such as 4,5,6"
+    )]
+    BadSplit { text: String },
 
     #[error(
         "unknown piece option '{word}'; expected a motion (free, one-sided, fixed or \

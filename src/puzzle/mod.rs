@@ -2,7 +2,9 @@
 //!
 //! This module owns the format (`docs/puzzle-format.md` is the full reference) and
 //! turns a file into a [`Puzzle`]: a grid, a [`Board`] and a list of [`Piece`]s in the
-//! generator's types. It knows nothing of tables or the search.
+//! generator's types. It knows nothing of tables or the search, except to carry the
+//! rows a file says its search splits before (`split:`, a [`Splitting`] the solver
+//! takes as its default).
 //!
 //! ```text
 //! # Comments start with '#'.
@@ -10,6 +12,7 @@
 //! grid: square               # square, hex, triangle or cubic
 //! leftover: forbidden        # optional; 'allowed' lets pieces cover more than the board
 //! motion: free               # optional default for pieces: free, one-sided, fixed, mirror
+//! split: auto                # optional: auto, off, or rows such as 4,5,6 (no measuring)
 //!
 //! board:                     # the drawing follows, up to a blank line
 //! xxx
@@ -54,6 +57,7 @@ pub use error::{Drawing, PuzzleError, PuzzleErrorKind};
 
 use crate::grid::{Board, Grid, Motion, Piece};
 use crate::text::ReadError;
+use crate::tiling::Splitting;
 
 /// The largest board rectangle (width times height, holes included) the parser accepts.
 pub const MAX_BOARD_CELLS: usize = 1_000_000;
@@ -77,6 +81,10 @@ pub struct Puzzle {
     pub pieces: Vec<Piece>,
     /// Whether the pieces may cover more cells than the board has (some are left over).
     pub allow_leftover: bool,
+    /// Where the search splits unless told otherwise: the file's `split:` statement
+    /// (`auto`, `off`, or rows as [`Splitting::Stated`]); [`Splitting::Auto`] without
+    /// one.
+    pub split: Splitting,
 }
 
 impl Puzzle {
@@ -87,6 +95,7 @@ impl Puzzle {
             board,
             pieces,
             allow_leftover: false,
+            split: Splitting::Auto,
         }
     }
 
@@ -162,6 +171,9 @@ impl Puzzle {
         out.push_str(&format!("name: {}\ngrid: {}\n", self.name, grid.name()));
         if self.allow_leftover {
             out.push_str("leftover: allowed\n");
+        }
+        if self.split != Splitting::Auto {
+            out.push_str(&format!("split: {}\n", self.split));
         }
         out.push_str("\nboard:\n");
         let width = self.board.width.max(1);

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use super::error::{Drawing, PuzzleError, PuzzleErrorKind};
 use super::{Puzzle, MAX_BOARD_CELLS};
 use crate::grid::{normalise, Board, Grid, Motion, Piece, Point};
+use crate::tiling::Splitting;
 
 /// A position in the file; both count from 1, the column in characters.
 #[derive(Clone, Copy, Debug)]
@@ -70,6 +71,7 @@ struct Parser<'a> {
     grid: Setting<Grid>,
     leftover: Setting<bool>,
     motion: Setting<Motion>,
+    split: Setting<Splitting>,
     board: Option<BoardDecl>,
     pieces: Vec<PieceDecl>,
     open: Option<Open>,
@@ -83,6 +85,7 @@ pub(super) fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
         grid: None,
         leftover: None,
         motion: None,
+        split: None,
         board: None,
         pieces: Vec::new(),
         open: None,
@@ -148,7 +151,26 @@ fn parse_count(text: &str) -> Result<u32, PuzzleErrorKind> {
     }
 }
 
-const KEYWORDS: [&str; 6] = ["name", "grid", "leftover", "motion", "board", "piece"];
+const KEYWORDS: [&str; 7] = [
+    "name", "grid", "leftover", "motion", "split", "board", "piece",
+];
+
+/// `split:`'s value: `auto`, `off`, or rows increasing from 1 (the search's rows are
+/// counted from 0, and row 0 has nothing south of it), as [`Splitting::Stated`].
+fn parse_split(text: &str) -> Result<Splitting, PuzzleErrorKind> {
+    let bad = || PuzzleErrorKind::BadSplit {
+        text: text.trim().into(),
+    };
+    match text.parse::<Splitting>().map_err(|_| bad())? {
+        Splitting::Rows(rows)
+            if rows.first() != Some(&0) && rows.windows(2).all(|w| w[0] < w[1]) =>
+        {
+            Ok(Splitting::Stated(rows))
+        }
+        Splitting::Rows(_) => Err(bad()),
+        other => Ok(other),
+    }
+}
 
 impl Parser<'_> {
     fn error(&self, pos: Pos, kind: PuzzleErrorKind) -> PuzzleError {
@@ -372,6 +394,7 @@ impl Parser<'_> {
             "grid" => self.grid.map(|s| s.1),
             "leftover" => self.leftover.map(|s| s.1),
             "motion" => self.motion.map(|s| s.1),
+            "split" => self.split.as_ref().map(|s| s.1),
             _ => self.board.as_ref().map(|b| b.header.line),
         };
         if let Some(first_line) = first_line {
@@ -394,6 +417,18 @@ impl Parser<'_> {
                 return Err(self.at(line, colon + 1, kind));
             }
             self.name = Some((name.to_string(), line));
+            return Ok(());
+        }
+        if keyword == "split" {
+            let Some(&(_, column)) = value_words.first() else {
+                let kind = PuzzleErrorKind::MissingValue {
+                    keyword: keyword.into(),
+                    expected: "auto, off or rows such as 3,4,5",
+                };
+                return Err(self.at(line, colon + 1, kind));
+            };
+            let split = parse_split(value).map_err(|kind| self.at(line, column, kind))?;
+            self.split = Some((split, line));
             return Ok(());
         }
         if keyword == "board" {
@@ -583,6 +618,7 @@ impl Parser<'_> {
             board,
             pieces,
             allow_leftover,
+            split: self.split.as_ref().map_or(Splitting::Auto, |s| s.0.clone()),
         })
     }
 

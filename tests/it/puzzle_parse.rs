@@ -265,9 +265,10 @@ fn coordinate_text(p: &Puzzle) -> String {
         .map(|i| p.board.point(i))
         .collect();
     let mut out = format!(
-        "name: {}\ngrid: {}\nboard:\n{}\n",
+        "name: {}\ngrid: {}\nsplit: {}\nboard:\n{}\n",
         p.name,
         g.name(),
+        p.split,
         list(board)
     );
     for piece in &p.pieces {
@@ -574,9 +575,9 @@ fn error_missing_colon_and_stray_lines() {
     // A blank line ends a drawing; what follows is not a statement.
     assert_eq!(
         error("grid: square\nboard:\nxx\n\nxx\n"),
-        "t.puz:5:1: expected a line 'KEYWORD: ...' (name, grid, leftover, motion, board or \
-         piece); a drawing must follow its 'board:' or 'piece NAME:' line with no blank line \
-         between"
+        "t.puz:5:1: expected a line 'KEYWORD: ...' (name, grid, leftover, motion, split, \
+         board or piece); a drawing must follow its 'board:' or 'piece NAME:' line with no \
+         blank line between"
     );
 }
 
@@ -658,6 +659,50 @@ fn error_unknown_leftover() {
     assert_eq!(
         error("leftover: yes\n"),
         "t.puz:1:11: unknown leftover setting 'yes'; expected allowed or forbidden"
+    );
+}
+
+#[test]
+fn split_statement_values_and_errors() {
+    use polytile::Splitting;
+    let body = "grid: square\nboard:\nxx\n\npiece I:\nxx\n";
+    let split = |value: &str| Puzzle::parse(&format!("split: {value}\n{body}"), "t.puz");
+    assert_eq!(Puzzle::parse(body, "t.puz").unwrap().split, Splitting::Auto);
+    assert_eq!(split("auto").unwrap().split, Splitting::Auto);
+    assert_eq!(split("off").unwrap().split, Splitting::Off);
+    for rows in ["1", "1,2", " 1 , 2 "] {
+        let p = split(rows).unwrap();
+        let want: Vec<usize> = rows.split(',').map(|r| r.trim().parse().unwrap()).collect();
+        assert_eq!(p.split, Splitting::Stated(want), "{rows}");
+        // Written back as it was read.
+        assert_eq!(Puzzle::parse(&p.to_text(), "t.puz").unwrap(), p);
+    }
+    for (value, column) in [
+        ("2,1", 8),
+        ("0,1", 8),
+        ("1,1", 8),
+        ("+1", 8),
+        ("1,", 8),
+        ("Auto", 8),
+        ("1 2", 8),
+    ] {
+        assert_eq!(
+            split(value).unwrap_err().to_string(),
+            format!(
+                "t.puz:1:{column}: bad split setting '{value}'; expected auto, off, or rows \
+                 increasing from 1 separated by commas, such as 4,5,6"
+            )
+        );
+    }
+    assert_eq!(
+        split("").unwrap_err().to_string(),
+        "t.puz:1:7: missing value after 'split:'; expected auto, off or rows such as 3,4,5"
+    );
+    assert_eq!(
+        Puzzle::parse(&format!("split: off\n{body}split: 1\n"), "t.puz")
+            .unwrap_err()
+            .to_string(),
+        "t.puz:8:1: duplicate 'split:' line (the first is on line 1); expected one"
     );
 }
 

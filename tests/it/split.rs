@@ -9,7 +9,7 @@ use std::ops::ControlFlow;
 
 use polytile::grid::{normalise, Board, Grid};
 use polytile::{
-    Mode, Motion, Options, Piece, Puzzle, Splitting, Tiling, TilingError, TilingSolver,
+    Mode, Motion, Options, Orienting, Piece, Puzzle, Splitting, Tiling, TilingError, TilingSolver,
 };
 
 use crate::common::cli::{fails, json_lines, number, run_ok, stdout_of};
@@ -424,9 +424,18 @@ fn auto_split_gives_the_plain_solutions_in_order_on_every_shipped_file() {
         for mode in [Mode::All, Mode::Distinct] {
             let plain = plain_solver(&puzzle, mode).unwrap();
             let (solutions, count, total, nodes) = run(&plain, 1);
-            let auto = TilingSolver::new(&puzzle, mode).unwrap();
-            let plan = auto.split_plan().expect("auto is the default").clone();
+            let mut auto = TilingSolver::new(&puzzle, mode).unwrap();
+            auto.set_splitting(Splitting::Auto).unwrap();
+            let plan = auto.split_plan().expect("auto measures").clone();
             assert_eq!(auto.split_rows(), &plan.rows[..]);
+            // A file's `split:` statement is what the measurement chooses, in both
+            // modes: stated so that runs skip measuring, not to choose otherwise.
+            match &puzzle.split {
+                Splitting::Stated(rows) => assert_eq!(rows, &plan.rows, "{name} {mode:?}"),
+                Splitting::Off => assert!(plan.rows.is_empty(), "{name} {mode:?}"),
+                Splitting::Auto => {}
+                Splitting::Rows(_) => panic!("{name}: a file's rows are Stated"),
+            }
             if !plan.rows.is_empty() {
                 let mut given = TilingSolver::new(&puzzle, mode).unwrap();
                 given
@@ -534,16 +543,66 @@ fn auto_split_is_measured_alike_on_every_solver_and_skipped_under_a_limit() {
     }
 }
 
+/// A file's `split:` rows are the solver's default: used without measuring, plain
+/// under a limit (as `auto`'s own rows), overridden by `set_splitting`, checked like
+/// given rows, and not applied to a board laid another way.
+#[test]
+fn stated_rows_are_used_without_measuring() {
+    let meteor = shipped("meteor");
+    assert_eq!(meteor.split, Splitting::Stated(vec![4, 5, 6, 7, 8, 9]));
+    let solver = TilingSolver::new(&meteor, Mode::All).unwrap();
+    assert_eq!(solver.splitting(), &meteor.split);
+    assert!(solver.split_plan().is_none(), "nothing measured");
+    assert_eq!(solver.split_rows(), &[4, 5, 6, 7, 8, 9]);
+    let limited = Options {
+        limit: Some(10),
+        ..Options::default()
+    };
+    assert!(solver.split_rows_for(&limited).is_empty());
+    let (_, count, _, nodes) = run(&solver, 2);
+    let mut auto = TilingSolver::new(&meteor, Mode::All).unwrap();
+    auto.set_splitting(Splitting::Auto).unwrap();
+    assert_eq!(run(&auto, 2).1, count);
+    assert_eq!(run(&auto, 2).3, nodes, "the same rows, the same tree");
+    // Rows the split search cannot serve are refused when the solver is made.
+    let mut bad = meteor.clone();
+    bad.split = Splitting::Stated(vec![3, 10]);
+    let e = TilingSolver::new(&bad, Mode::All)
+        .err()
+        .expect("row 10 is past the board");
+    assert!(
+        matches!(e, TilingError::Split { stated: true, .. })
+            && e.to_string().contains("(the file's split: statement)"),
+        "{e}"
+    );
+    // Laid another way, the rows are not the file's rows: measured instead.
+    let five = shipped("pentomino-5x12");
+    let mut stated = five.clone();
+    stated.split = Splitting::Stated(vec![4, 5, 6]);
+    let transposed = Orienting::Axes(polytile::grid::Axes::TRANSPOSE);
+    let other = TilingSolver::oriented(&stated, Mode::All, transposed).unwrap();
+    assert_eq!(other.splitting(), &Splitting::Auto);
+}
+
 #[test]
 fn cli_split_auto_is_the_default_and_reports_what_it_measured() {
+    // The meteor file states its rows; `--split auto` measures them again.
     let file = format!("{}/data/meteor.puz", env!("CARGO_MANIFEST_DIR"));
-    let json = stdout_of(&["solve", &file, "--count", "--format", "json"]);
+    let json = stdout_of(&[
+        "solve", &file, "--count", "--split", "auto", "--format", "json",
+    ]);
     assert!(json.contains("\"solutions\":2098"), "{json}");
     assert!(
         json.contains("\"split\":[") && !json.contains("\"split\":[]"),
         "{json}"
     );
     assert!(json.contains("\"split_plan\":{"), "{json}");
+    assert!(!json.contains("split_stated"), "{json}");
+    let stated = stdout_of(&["solve", &file, "--count", "--format", "json"]);
+    assert!(
+        stated.contains("\"split_stated\":true") && !stated.contains("split_plan"),
+        "{stated}"
+    );
     let again = stdout_of(&[
         "solve", &file, "--count", "--split", "auto", "--format", "json",
     ]);
@@ -557,10 +616,31 @@ fn cli_split_auto_is_the_default_and_reports_what_it_measured() {
         nodes(&again),
         "the same measurement, the same run"
     );
-    let (out, err) = crate::common::cli::run_ok(&["solve", &file, "--count", "--stats"]);
+    assert_eq!(
+        nodes(&json),
+        nodes(&stated),
+        "the rows stated are the rows measured"
+    );
+    let (out, err) =
+        crate::common::cli::run_ok(&["solve", &file, "--count", "--stats", "--split", "auto"]);
     assert!(out.contains("2098"), "{out}");
     assert!(err.contains("split auto: plain tree about"), "{err}");
     assert!(err.contains("from row"), "{err}");
+    let (out, err) = crate::common::cli::run_ok(&["solve", &file, "--count", "--stats"]);
+    assert!(out.contains("2098"), "{out}");
+    assert!(
+        err.contains("split: rows [4, 5, 6, 7, 8, 9], as the file states (not measured)")
+            && !err.contains("split auto"),
+        "{err}"
+    );
+    // Given rows and off override the file's.
+    let off = stdout_of(&[
+        "solve", &file, "--count", "--split", "off", "--format", "json",
+    ]);
+    assert!(
+        off.contains("\"solutions\":2098") && !off.contains("\"split\""),
+        "{off}"
+    );
 }
 
 /// A random puzzle on a board of more than 64 cells, so searched with a moving window:

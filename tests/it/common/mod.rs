@@ -224,6 +224,7 @@ pub fn puzzle(board: &Board, pieces: &[polytile::Piece], allow_leftover: bool) -
         board: board.clone(),
         pieces: pieces.to_vec(),
         allow_leftover,
+        split: polytile::Splitting::Auto,
     }
 }
 
