@@ -658,7 +658,10 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         }
         let before = out.len();
         let _ = self.for_each_child(node, |step, child| {
-            let mut p = path.clone();
+            // Room for the step: a clone holds exactly the parent's steps, so pushing
+            // onto it would copy them again.
+            let mut p = Path::with_capacity(path.len() + 1);
+            p.extend_from_slice(path);
             p.push(step);
             out.push((child, p));
             ControlFlow::Continue(())
