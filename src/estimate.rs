@@ -216,7 +216,7 @@ impl Estimate {
         }
         if let Some(split) = &self.split {
             out += &format!(
-                "{:<12}before rows {}..{} (--split auto, the default): about {} nodes' work",
+                "{:<12}before rows {}..{} (as --split auto measures them; a run's default): about {} nodes' work",
                 "split",
                 split.rows[0],
                 split.rows[split.rows.len() - 1],
