@@ -262,6 +262,16 @@ pub fn solve_tiling(
             eprint!("{}", o.text());
         }
     }
+    if let Some((width, height)) = solver.transposed() {
+        // Split rows are the search's rows: say when those are the puzzle's columns.
+        if request.format == Format::Json {
+            extra.insert("transposed".into(), json!([width, height]));
+        } else if request.stats {
+            eprintln!(
+                "transposed: the board, {width} columns x {height} rows, is searched along its short side ({height} columns x {width} rows, as --split counts them)"
+            );
+        }
+    }
     // Measured only where the run splits: not under a limit, nor when the memo counts.
     let measured = (options.limit.is_none() && !memoised)
         .then(|| solver.split_plan())

@@ -466,6 +466,13 @@ impl TilingSolver {
         &self.splitting
     }
 
+    /// The puzzle's `(width, height)` when its square or triangle board is searched
+    /// transposed (along its short side): the search's rows, which `--split` and
+    /// `split:` count, are then the puzzle's columns.
+    pub fn transposed(&self) -> Option<(usize, usize)> {
+        self.setup.transposed()
+    }
+
     /// How a box on the cubic grid was laid for the search, when there was a choice:
     /// each candidate's estimated tree and the one chosen.
     pub fn orientations(&self) -> Option<&Orientations> {

@@ -584,6 +584,35 @@ fn stated_rows_are_used_without_measuring() {
     assert_eq!(other.splitting(), &Splitting::Auto);
 }
 
+/// A board searched along its short side says so, since split rows count the
+/// search's rows: the 3 x 20 pentominoes drawn 20 wide are split as drawn 3 wide.
+#[test]
+fn a_transposed_board_is_reported_with_the_rows_split_counts() {
+    let drawn = shipped("pentomino-3x20");
+    assert_eq!((drawn.board.width, drawn.board.height), (3, 20));
+    let mut wide = drawn.clone();
+    wide.board.width = 20;
+    wide.board.height = 3;
+    let text = wide.to_text();
+    let file = crate::common::cli::TempFile::new("split", "pentomino-20x3", "puz", text.as_bytes());
+    let file = file.0.to_str().unwrap().to_string();
+    let solver = TilingSolver::new(&Puzzle::load(file.as_ref()).unwrap(), Mode::All).unwrap();
+    assert_eq!(solver.transposed(), Some((20, 3)));
+    let (out, err) = run_ok(&["solve", &file, "--count", "--stats", "--split", "19"]);
+    assert!(out.contains("8 solutions"), "{out}");
+    assert!(
+        err.contains("transposed: the board, 20 columns x 3 rows, is searched along its short side (3 columns x 20 rows, as --split counts them)"),
+        "{err}"
+    );
+    let json = stdout_of(&["solve", &file, "--count", "--format", "json"]);
+    assert!(json.contains("\"transposed\":[20,3]"), "{json}");
+    // Drawn narrow, nothing to say.
+    assert_eq!(
+        TilingSolver::new(&drawn, Mode::All).unwrap().transposed(),
+        None
+    );
+}
+
 #[test]
 fn cli_split_auto_is_the_default_and_reports_what_it_measured() {
     // The meteor file states its rows; `--split auto` measures them again.
