@@ -740,7 +740,7 @@ impl TilingSolver {
         if rows.is_empty() {
             return Some("no rows given");
         }
-        if !rows.windows(2).all(|w| w[0] < w[1]) || rows[0] == 0 {
+        if !rows_in_order(rows) {
             return Some("rows must increase, from row 1 on");
         }
         if cells[cells.len() - 1] >= window.cells() {
@@ -773,6 +773,12 @@ impl TilingSolver {
         });
         estimate
     }
+}
+
+/// Whether split rows are in the order the split search takes them: increasing, from
+/// row 1 on (row 0 has nothing south of it). `--split` and a file's `split:` share it.
+pub(crate) fn rows_in_order(rows: &[usize]) -> bool {
+    rows.first().is_some_and(|&r| r > 0) && rows.windows(2).all(|w| w[0] < w[1])
 }
 
 /// The first cell of each of `rows` of `window`'s board: the cells the split search

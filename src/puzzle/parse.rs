@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use super::error::{Drawing, PuzzleError, PuzzleErrorKind};
 use super::{Puzzle, MAX_BOARD_CELLS};
 use crate::grid::{normalise, Board, Grid, Motion, Piece, Point};
-use crate::tiling::Splitting;
+use crate::tiling::{rows_in_order, Splitting};
 
 /// A position in the file; both count from 1, the column in characters.
 #[derive(Clone, Copy, Debug)]
@@ -155,18 +155,14 @@ const KEYWORDS: [&str; 7] = [
     "name", "grid", "leftover", "motion", "split", "board", "piece",
 ];
 
-/// `split:`'s value: `auto`, `off`, or rows increasing from 1 (the search's rows are
-/// counted from 0, and row 0 has nothing south of it), as [`Splitting::Stated`].
+/// `split:`'s value: `auto`, `off`, or rows in the split search's order
+/// ([`rows_in_order`]), as [`Splitting::Stated`].
 fn parse_split(text: &str) -> Result<Splitting, PuzzleErrorKind> {
     let bad = || PuzzleErrorKind::BadSplit {
         text: text.trim().into(),
     };
     match text.parse::<Splitting>().map_err(|_| bad())? {
-        Splitting::Rows(rows)
-            if rows.first() != Some(&0) && rows.windows(2).all(|w| w[0] < w[1]) =>
-        {
-            Ok(Splitting::Stated(rows))
-        }
+        Splitting::Rows(rows) if rows_in_order(&rows) => Ok(Splitting::Stated(rows)),
         Splitting::Rows(_) => Err(bad()),
         other => Ok(other),
     }
