@@ -1,5 +1,7 @@
 //! Criterion benchmarks of the meteor puzzle: the full search on one thread and on every
-//! core, and building the placement tables at run time.
+//! core, building the placement tables at run time, and making the general path's solver
+//! from `data/meteor.puz` (its tables, symmetry classes and first-piece choice: the setup
+//! that `polytile solve data/meteor.puz` pays before it searches).
 //!
 //! `cargo bench --bench meteor` takes about 20 seconds with the defaults below; command
 //! line options (`--warm-up-time`, `--measurement-time`, `--sample-size`) override them.
@@ -10,7 +12,7 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, Criterion};
 
 use polytile::meteor::{self, ALL_SOLUTIONS};
-use polytile::Options;
+use polytile::{Mode, Options, Puzzle, TilingSolver};
 
 /// All solutions on `threads` threads, pinned as the `meteor` binary pins them.
 fn all(threads: usize) -> Options {
@@ -46,6 +48,15 @@ fn meteor(c: &mut Criterion) {
     });
 
     group.bench_function("tables", |b| b.iter(meteor::build_tables));
+
+    let puzzle = Puzzle::load(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/meteor.puz"
+    )))
+    .expect("data/meteor.puz parses");
+    group.bench_function("general_solver_new", |b| {
+        b.iter(|| TilingSolver::new(black_box(&puzzle), Mode::All).expect("the meteor solves"))
+    });
 
     group.finish();
 }
