@@ -160,6 +160,45 @@ pub fn write_picture(
     }
 }
 
+/// Prints the tables of `puzzle` (`polytile tables`): `meteor`, the built-in puzzle as
+/// the build script baked it, or a puzzle file, whose tables are those a run in `mode`
+/// builds; text, JSON, or the picture to `output`.
+pub fn puzzle_tables(
+    puzzle: &str,
+    mode: Mode,
+    format: Format,
+    output: Option<&Path>,
+) -> Result<(), Error> {
+    check_output(format, output)?;
+    let report = if puzzle == "meteor" {
+        TablesReport::meteor()
+    } else {
+        let path = Path::new(puzzle);
+        let loaded = Puzzle::load(path).map_err(|e| Error::Input(e.to_string()))?;
+        TablesReport::for_puzzle(&loaded, mode)
+            .map_err(|e| Error::Input(format!("{}: {e}", path.display())))?
+    };
+    tables(&report, format, output)
+}
+
+/// Writes the start of the search of the puzzle `file` as an animated SVG to `output`
+/// (`polytile animate`): at most `steps` moves, `seconds` each, ending on the first
+/// solution.
+pub fn animate(
+    file: &Path,
+    steps: usize,
+    seconds: f64,
+    output: Option<&Path>,
+) -> Result<(), Error> {
+    check_output(Format::Svg, output)?;
+    let puzzle = Puzzle::load(file).map_err(|e| Error::Input(e.to_string()))?;
+    let solver = TilingSolver::new(&puzzle, Mode::All)
+        .map_err(|e| Error::Input(format!("{}: {e}", file.display())))?;
+    let trace = solver.trace(steps);
+    let movie = picture::movie::movie(&puzzle, &trace, seconds);
+    write_picture(&movie, Format::Svg, output)
+}
+
 /// Prints `report` (`polytile tables`): text, JSON, or the picture to `output`.
 pub fn tables(report: &TablesReport, format: Format, output: Option<&Path>) -> Result<(), Error> {
     let out = match format {
@@ -171,6 +210,16 @@ pub fn tables(report: &TablesReport, format: Format, output: Option<&Path>) -> R
     stdout.write_all(out.as_bytes())?;
     stdout.flush()?;
     Ok(())
+}
+
+/// Loads the tiling puzzle `file` and solves it as [`solve_tiling`] does.
+pub fn solve_tiling_file(
+    file: &Path,
+    request: &Request,
+    tiling: &TilingRequest,
+) -> Result<(), Error> {
+    let puzzle = Puzzle::load(file).map_err(|e| Error::Input(e.to_string()))?;
+    solve_tiling(&puzzle, &file.display().to_string(), request, tiling)
 }
 
 /// Solves `puzzle` (from `source`, which error messages name) as `request` and
@@ -312,6 +361,12 @@ fn split_memory_text(m: &SplitMemory) -> String {
         mib(m.bytes),
         mib(m.bound)
     )
+}
+
+/// Loads the number puzzle `file` and solves it as [`solve_sums`] does.
+pub fn solve_sums_file(file: &Path, request: &Request) -> Result<(), Error> {
+    let model = sums::load(file).map_err(|e| Error::Input(e.to_string()))?;
+    solve_sums(&model, &file.display().to_string(), request)
 }
 
 /// Solves `model` (from `source`, which error messages name) as `request` asks,

@@ -1,33 +1,23 @@
-//! `polytile`: the command-line front end.
-//!
-//! Each subcommand is a variant of [`Command`] with its own argument struct; `main`
-//! only parses, hands the arguments to the library ([`polytile::output`], which runs
-//! and prints) as plain values, and maps errors to exit codes (2 for bad input, 1 for
-//! failures).
-//!
-//! Everything here is presentation: the search path never calls into this file.
+//! The arguments of `polytile`, as clap parses them, and their conversion into the
+//! plain values the library takes ([`Request`], [`TilingRequest`], [`Mode`]).
 
-use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
-use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use polytile::output::{self, Error, Request, ShowProgress, TilingRequest};
-use polytile::sums;
-use polytile::{Mode, Options, Puzzle, Splitting, TablesReport, TilingSolver};
+use polytile::output::{self, Request, ShowProgress, TilingRequest};
+use polytile::{Mode, Options, Splitting};
 
 /// Tiling and number-placement puzzles solved with 64-bit masks.
 #[derive(Parser)]
 #[command(name = "polytile", version, arg_required_else_help = true)]
-struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
-    command: Command,
+    pub(crate) command: Command,
 }
 
 #[derive(Subcommand)]
-enum Command {
+pub(crate) enum Command {
     /// Print the placement tables of the meteor or of a tiling puzzle file.
     Tables(TablesArgs),
     /// Solve a tiling puzzle file (format: docs/puzzle-format.md).
@@ -50,99 +40,99 @@ enum Command {
 }
 
 #[derive(Args)]
-struct EstimateArgs {
+pub(crate) struct EstimateArgs {
     /// A tiling puzzle, or a number puzzle when the name ends in `.sum` (or with
     /// --sums).
     #[arg(value_name = "FILE")]
-    file: PathBuf,
+    pub(crate) file: PathBuf,
     /// Read FILE as a number puzzle whatever its name.
     #[arg(long)]
-    sums: bool,
+    pub(crate) sums: bool,
     /// Estimate the search of `--distinct` (solutions up to symmetry).
     #[arg(long)]
-    distinct: bool,
+    pub(crate) distinct: bool,
     /// Random paths from the root: more narrow the spread (as one over the square root).
     #[arg(long, value_name = "N", default_value_t = 20_000,
           value_parser = clap::value_parser!(u64).range(1..))]
-    paths: u64,
+    pub(crate) paths: u64,
     /// Seed of the random paths: the same seed gives the same estimate.
     #[arg(long, value_name = "N", default_value_t = 1)]
-    seed: u64,
+    pub(crate) seed: u64,
     /// Seconds of real search that measure the node rate (0: no time estimate).
     #[arg(long, value_name = "SECONDS", default_value_t = 0.5, value_parser = seconds,
           allow_negative_numbers = true)]
-    probe: f64,
+    pub(crate) probe: f64,
     /// Paths search the rest of their subtree exactly once its subtrees hold at most N
     /// nodes on average (0: never): larger narrows the spread of the solutions, at
     /// about N nodes of search a path.
     #[arg(long, value_name = "N", default_value_t = polytile::estimate::TAIL_SUBTREE,
           value_parser = seconds)]
-    tail: f64,
+    pub(crate) tail: f64,
     /// Threads to give the expected time for [default: one per core].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    threads: Option<u16>,
+    pub(crate) threads: Option<u16>,
     /// The split search's memory bound the run will have (`solve --memo-mib`): the
     /// split plan reported measures within it, as the run's does (tiling puzzles)
     /// [default: a quarter of this machine's memory, at least 1024].
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
-    memo_mib: Option<u64>,
+    pub(crate) memo_mib: Option<u64>,
     /// Output format: text, or one json object.
     #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
+    pub(crate) format: Format,
 }
 
 #[derive(Args)]
-struct MergeArgs {
+pub(crate) struct MergeArgs {
     /// The shards' outputs: each file's last line is its summary.
     #[arg(value_name = "FILE", required = true)]
-    files: Vec<PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
     /// Output format: text prints the count line, json the merged summary object.
     #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
+    pub(crate) format: Format,
 }
 
 #[derive(Args)]
-struct AnimateArgs {
+pub(crate) struct AnimateArgs {
     /// The puzzle file (format: docs/puzzle-format.md).
     #[arg(value_name = "FILE")]
-    file: PathBuf,
+    pub(crate) file: PathBuf,
     /// Moves to show (a piece placed or taken back counts one); the movie ends sooner
     /// on the first solution.
     #[arg(long, value_name = "N", default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    steps: u32,
+    pub(crate) steps: u32,
     /// Seconds each move is shown.
     #[arg(long, value_name = "SECONDS", default_value_t = 0.1, value_parser = seconds)]
-    seconds: f64,
+    pub(crate) seconds: f64,
     /// Write the SVG to FILE rather than standard output.
     #[arg(long, value_name = "FILE")]
-    output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
 }
 
 #[derive(Args)]
-struct FileArgs {
+pub(crate) struct FileArgs {
     /// The puzzle file.
     #[arg(value_name = "FILE")]
-    file: PathBuf,
+    pub(crate) file: PathBuf,
     #[command(flatten)]
-    flags: SearchFlags,
+    pub(crate) flags: SearchFlags,
 }
 
 #[derive(Args)]
-struct SolveArgs {
+pub(crate) struct SolveArgs {
     #[command(flatten)]
-    file: FileArgs,
+    pub(crate) file: FileArgs,
     /// How --count counts: with a memo of completions per search state (on), by
     /// visiting every solution (off), or with the memo when pieces have copies (auto).
     /// The memo counts all solutions: not with --distinct or --limit.
     #[arg(long, value_enum, default_value_t = MemoChoice::Auto, requires = "count")]
-    memo: MemoChoice,
+    pub(crate) memo: MemoChoice,
     /// The most memory a memo may take, in MiB: the --count memo's, or the split
     /// search's (--split; --stats and JSON report what it took, and `--split auto`
     /// chooses rows whose memo it expects to fit). Past it the search goes on, exact
     /// but slower. Only the memory a memo uses is taken [default: a quarter of this
     /// machine's memory, at least 1024].
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
-    memo_mib: Option<u64>,
+    pub(crate) memo_mib: Option<u64>,
     /// Split the search before these rows of the board as searched (counted from 0,
     /// after any transposition; e.g. 3,4,5,6 for the meteor board): the rows north of
     /// the first split are searched once per overhang and shared, as the meteor binary
@@ -152,68 +142,68 @@ struct SolveArgs {
     /// the rows (README.md, "Splitting the search") [default: the puzzle file's
     /// split: statement, else auto].
     #[arg(long, value_name = "auto|off|ROWS")]
-    split: Option<Splitting>,
+    pub(crate) split: Option<Splitting>,
 }
 
 /// Whether `--count` uses the memo.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum MemoChoice {
+pub(crate) enum MemoChoice {
     Auto,
     On,
     Off,
 }
 
 #[derive(Args)]
-struct MagicSquareArgs {
+pub(crate) struct MagicSquareArgs {
     /// The order of the square: 1 to 8 (its n² values fit one 64-bit domain).
     #[arg(value_name = "N", value_parser = clap::value_parser!(u8).range(1..=8))]
-    order: u8,
+    pub(crate) order: u8,
     #[command(flatten)]
-    flags: SearchFlags,
+    pub(crate) flags: SearchFlags,
 }
 
 /// The flags of every solving subcommand (`solve`, `sums`, `magic-hexagon`,
 /// `magic-square`).
 #[derive(Args)]
-struct SearchFlags {
+pub(crate) struct SearchFlags {
     /// Print only the number of solutions (and, with --format json, the summary).
     #[arg(long)]
-    count: bool,
+    pub(crate) count: bool,
     /// Every solution: rotations and reflections of the whole figure count as different
     /// (the default).
     #[arg(long, conflicts_with = "distinct")]
-    all: bool,
+    pub(crate) all: bool,
     /// Solutions up to symmetry (tilings: the board's rotations, and reflections when
     /// the pieces allow them; number puzzles: the file's `symmetry` constraints); the
     /// summary also gives the total they stand for.
     #[arg(long)]
-    distinct: bool,
+    pub(crate) distinct: bool,
     /// Stop after N solutions, in search order.
     #[arg(long, value_name = "N")]
-    limit: Option<u64>,
+    pub(crate) limit: Option<u64>,
     /// Worker threads [default: one per core].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    threads: Option<u16>,
+    pub(crate) threads: Option<u16>,
     /// Output format: text draws each solution; json prints one object per solution
     /// and a summary object as the last line; svg and png draw the solutions on one
     /// sheet (at most 1,000; png needs --output on a terminal).
     #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
+    pub(crate) format: Format,
     /// Write the picture (--format svg or png) to FILE rather than standard output.
     #[arg(long, value_name = "FILE")]
-    output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
     /// Pictures of tilings without the pieces' labels.
     #[arg(long)]
-    no_labels: bool,
+    pub(crate) no_labels: bool,
     /// Print nodes visited and time, and placements for tilings (standard error in
     /// text format).
     #[arg(long)]
-    stats: bool,
+    pub(crate) stats: bool,
     /// Search only shard K of N (1 <= K <= N): the tree is cut the same way on every
     /// machine and the tasks are dealt in turn; `polytile merge` adds the shards'
     /// `--format json` summaries up.
     #[arg(long, value_name = "K/N", conflicts_with = "limit")]
-    shard: Option<polytile::Shard>,
+    pub(crate) shard: Option<polytile::Shard>,
     /// Record finished tasks in FILE (atomically, every --checkpoint-every seconds and
     /// at the end); the same command with the same FILE goes on from there. Needs
     /// --count.
@@ -223,16 +213,16 @@ struct SearchFlags {
         requires = "count",
         conflicts_with = "limit"
     )]
-    checkpoint: Option<PathBuf>,
+    pub(crate) checkpoint: Option<PathBuf>,
     /// Show progress on standard error (tasks done, solutions, rate, elapsed time,
     /// estimated time left) even when it is not a terminal: a line every few seconds.
     /// By default a bar is shown when standard error is a terminal and the solutions
     /// are only counted (--count) or written elsewhere than the terminal.
     #[arg(long, conflicts_with = "quiet")]
-    progress: bool,
+    pub(crate) progress: bool,
     /// Never show progress.
     #[arg(long)]
-    quiet: bool,
+    pub(crate) quiet: bool,
     /// Seconds between checkpoint writes (0: after every task).
     #[arg(
         long,
@@ -242,11 +232,11 @@ struct SearchFlags {
         value_parser = seconds,
         allow_negative_numbers = true
     )]
-    checkpoint_every: f64,
+    pub(crate) checkpoint_every: f64,
 }
 
 impl SearchFlags {
-    fn request(&self) -> Request {
+    pub(crate) fn request(&self) -> Request {
         Request {
             // --all is the default; the flag exists to be explicit and to conflict with
             // --distinct.
@@ -278,7 +268,7 @@ impl SearchFlags {
     }
 }
 
-fn mode(distinct: bool) -> Mode {
+pub(crate) fn mode(distinct: bool) -> Mode {
     if distinct {
         Mode::Distinct
     } else {
@@ -287,7 +277,7 @@ fn mode(distinct: bool) -> Mode {
 }
 
 /// A number of seconds, at least 0.
-fn seconds(text: &str) -> Result<f64, String> {
+pub(crate) fn seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(s) if s.is_finite() && s >= 0.0 => Ok(s),
         _ => Err("expected a number of seconds, at least 0".into()),
@@ -295,24 +285,24 @@ fn seconds(text: &str) -> Result<f64, String> {
 }
 
 #[derive(Args)]
-struct TablesArgs {
+pub(crate) struct TablesArgs {
     /// `meteor` (the built-in puzzle, as the build script baked it) or a puzzle file.
     #[arg(value_name = "PUZZLE")]
-    puzzle: String,
+    pub(crate) puzzle: String,
     /// The tables a `--distinct` run builds (for a puzzle file).
     #[arg(long)]
-    distinct: bool,
+    pub(crate) distinct: bool,
     /// Output format; json masks are "0x"-prefixed 16-digit hex strings; svg and png
     /// draw the placements anchored on each cell before and after pruning.
     #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
+    pub(crate) format: Format,
     /// Write the picture (--format svg or png) to FILE rather than standard output.
     #[arg(long, value_name = "FILE")]
-    output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum Format {
+pub(crate) enum Format {
     Text,
     Json,
     Svg,
@@ -330,148 +320,50 @@ impl From<Format> for output::Format {
     }
 }
 
-fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(e) => return clap_exit(e),
-    };
-    let input = |e: &dyn std::fmt::Display| Error::Input(e.to_string());
-    let result = match cli.command {
-        Command::Tables(args) => run_tables(&args),
-        Command::Solve(args) => Puzzle::load(&args.file.file)
-            .map_err(|e| input(&e))
-            .and_then(|puzzle| run_solve(&puzzle, &args)),
-        Command::Sums(args) => sums::load(&args.file)
-            .map_err(|e| input(&e))
-            .and_then(|model| run_sums(&model, &args.flags, &args.file.display().to_string())),
-        Command::MagicHexagon(flags) => {
-            run_sums(&sums::builtin::magic_hexagon(), &flags, "magic-hexagon")
-        }
-        Command::MagicSquare(args) => sums::builtin::magic_square(args.order.into())
-            .map_err(|e| input(&e))
-            .and_then(|model| run_sums(&model, &args.flags, "magic-square")),
-        Command::Animate(args) => run_animate(&args),
-        Command::Merge(args) => output::merge(&args.files, args.format.into()),
-        Command::Estimate(args) => run_estimate(&args),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(Error::Input(msg)) => {
-            eprintln!("{msg}");
-            ExitCode::from(2)
-        }
-        Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("polytile: {e}");
-            ExitCode::FAILURE
+impl SolveArgs {
+    /// What the tiling flags ask of the run.
+    pub(crate) fn tiling(&self) -> TilingRequest {
+        TilingRequest {
+            split: self.split.clone(),
+            memo: match self.memo {
+                MemoChoice::On => Some(true),
+                MemoChoice::Off => Some(false),
+                MemoChoice::Auto => None,
+            },
+            memo_options: memo_options(self.memo_mib),
         }
     }
 }
 
-/// Reports a clap error: `--help` and `--version` to standard output with status 0,
-/// full help (no subcommand) to standard error with status 2, anything else as one
-/// line naming what was expected, status 2.
-fn clap_exit(e: clap::Error) -> ExitCode {
-    match e.kind() {
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-            let _ = e.print();
-            ExitCode::SUCCESS
+impl EstimateArgs {
+    /// The estimate's options.
+    pub(crate) fn options(&self) -> polytile::EstimateOptions {
+        polytile::EstimateOptions {
+            paths: self.paths,
+            seed: self.seed,
+            probe_seconds: self.probe,
+            tail_nodes: self.tail,
         }
-        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            let _ = e.print();
-            ExitCode::from(2)
-        }
-        _ => {
-            eprintln!("polytile: {}", one_line(&e));
-            ExitCode::from(2)
-        }
+    }
+
+    /// Whether the file is a number puzzle: `--sums`, or a name ending in `.sum`.
+    pub(crate) fn numbers(&self) -> bool {
+        self.sums || self.file.extension().is_some_and(|e| e == "sum")
+    }
+
+    /// The threads the estimate's times are for.
+    pub(crate) fn threads(&self) -> usize {
+        self.threads
+            .map_or_else(polytile::default_threads, usize::from)
+    }
+
+    /// The memo bound the run would have.
+    pub(crate) fn memo(&self) -> polytile::count::MemoOptions {
+        memo_options(self.memo_mib)
     }
 }
 
-/// A clap error message folded onto one line, without the usage and "--help" footer,
-/// with the accepted values when clap knows them.
-fn one_line(e: &clap::Error) -> String {
-    let text = e.to_string();
-    let mut out = String::new();
-    for line in text.lines() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with("Usage:") || line.starts_with("For more information")
-        {
-            continue;
-        }
-        let line = line.strip_prefix("error: ").unwrap_or(line);
-        if !out.is_empty() {
-            out.push_str(if line.starts_with("tip:") { "; " } else { " " });
-        }
-        out.push_str(line);
-    }
-    if let Some(ContextValue::Strings(valid)) = e.get(ContextKind::ValidValue) {
-        if !out.contains("possible values") {
-            let _ = write!(out, " (expected one of: {})", valid.join(", "));
-        }
-    }
-    out.push_str("; try 'polytile --help'");
-    out
-}
-
-fn run_tables(args: &TablesArgs) -> Result<(), Error> {
-    let format = args.format.into();
-    output::check_output(format, args.output.as_deref())?;
-    let report = if args.puzzle == "meteor" {
-        TablesReport::meteor()
-    } else {
-        let path = PathBuf::from(&args.puzzle);
-        let puzzle = Puzzle::load(&path).map_err(|e| Error::Input(e.to_string()))?;
-        TablesReport::for_puzzle(&puzzle, mode(args.distinct))
-            .map_err(|e| Error::Input(format!("{}: {e}", path.display())))?
-    };
-    output::tables(&report, format, args.output.as_deref())
-}
-
-fn run_solve(puzzle: &Puzzle, solve: &SolveArgs) -> Result<(), Error> {
-    let tiling = TilingRequest {
-        split: solve.split.clone(),
-        memo: match solve.memo {
-            MemoChoice::On => Some(true),
-            MemoChoice::Off => Some(false),
-            MemoChoice::Auto => None,
-        },
-        memo_options: solve
-            .memo_mib
-            .map_or_else(Default::default, polytile::count::MemoOptions::from_mib),
-    };
-    let source = solve.file.file.display().to_string();
-    output::solve_tiling(puzzle, &source, &solve.file.flags.request(), &tiling)
-}
-
-fn run_sums(model: &sums::Model, flags: &SearchFlags, source: &str) -> Result<(), Error> {
-    output::solve_sums(model, source, &flags.request())
-}
-
-fn run_animate(args: &AnimateArgs) -> Result<(), Error> {
-    output::check_output(output::Format::Svg, args.output.as_deref())?;
-    let puzzle = Puzzle::load(&args.file).map_err(|e| Error::Input(e.to_string()))?;
-    let solver = TilingSolver::new(&puzzle, Mode::All)
-        .map_err(|e| Error::Input(format!("{}: {e}", args.file.display())))?;
-    let trace = solver.trace(args.steps as usize);
-    let movie = polytile::picture::movie::movie(&puzzle, &trace, args.seconds);
-    output::write_picture(&movie, output::Format::Svg, args.output.as_deref())
-}
-
-fn run_estimate(args: &EstimateArgs) -> Result<(), Error> {
-    let options = polytile::EstimateOptions {
-        paths: args.paths,
-        seed: args.seed,
-        probe_seconds: args.probe,
-        tail_nodes: args.tail,
-    };
-    let numbers = args.sums || args.file.extension().is_some_and(|e| e == "sum");
-    let threads = args
-        .threads
-        .map_or_else(polytile::default_threads, usize::from);
-    let (mode, format) = (mode(args.distinct), args.format.into());
-    let memo = args
-        .memo_mib
-        .map_or_else(Default::default, polytile::count::MemoOptions::from_mib);
-    output::estimate(&args.file, numbers, mode, &options, &memo, threads, format)
+/// A memo bound in MiB, or the default.
+fn memo_options(mib: Option<u64>) -> polytile::count::MemoOptions {
+    mib.map_or_else(Default::default, polytile::count::MemoOptions::from_mib)
 }
