@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use crate::grid::{orientations, Board, Grid, Locator, Piece, Point};
+use crate::grid::{Board, Grid, Locator, Piece, Point};
 
 use super::fill::{fillable_sizes, Tiler, TILE_CHECK_CELLS};
 
@@ -23,8 +23,15 @@ pub fn band_rows(width: usize) -> usize {
 /// does not reach the band's last row and that the pieces cannot tile (by size, and for
 /// regions of at most [`TILE_CHECK_CELLS`] cells by an exact search). Such a region is
 /// closed on every side, so no board containing that band can be completed. On the
-/// cubic grid no pattern is marked (see the module docs).
-pub fn band_table(grid: Grid, width: usize, parity: usize, pieces: &[Piece]) -> Vec<u64> {
+/// cubic grid no pattern is marked (see the module docs). `orients[piece]` are the
+/// piece's orientations ([`crate::grid::orientations`]), which the caller has.
+pub fn band_table(
+    grid: Grid,
+    width: usize,
+    parity: usize,
+    pieces: &[Piece],
+    orients: &[Vec<Vec<Point>>],
+) -> Vec<u64> {
     let rows = band_rows(width);
     let bits = rows * width;
     let mut table = vec![0u64; (1usize << bits).div_ceil(64)];
@@ -36,10 +43,6 @@ pub fn band_table(grid: Grid, width: usize, parity: usize, pieces: &[Piece]) -> 
         .flat_map(|p| std::iter::repeat_n(p.cells.len(), p.count as usize))
         .collect();
     let fillable = fillable_sizes(&sizes);
-    let orients: Vec<Vec<Vec<Point>>> = pieces
-        .iter()
-        .map(|p| orientations(grid, &p.cells, p.motion))
-        .collect();
     let mut available: Vec<u32> = pieces.iter().map(|p| p.count).collect();
     let mut verdicts: HashMap<u64, bool> = HashMap::new();
     // A board one row taller when the parity is odd, so that its rows have the right
@@ -47,7 +50,7 @@ pub fn band_table(grid: Grid, width: usize, parity: usize, pieces: &[Piece]) -> 
     let board = Board::rectangle(grid, width, rows + parity);
     let board = Locator::new(&board);
     // At most 16 cells of band and a row more: within a word.
-    let tiler: Tiler<u64> = Tiler::new(&board, &orients).expect("a band fits a word");
+    let tiler: Tiler<u64> = Tiler::new(&board, orients).expect("a band fits a word");
     let base = parity * width;
     let neighbours: Vec<u64> = (0..bits)
         .map(|i| {

@@ -716,10 +716,15 @@ fn band_tables_match_a_pattern_by_pattern_build() {
     ] {
         let puzzle = Puzzle::load(&dir.join(file)).unwrap();
         let grid = puzzle.board.grid;
+        let orients: Vec<_> = puzzle
+            .pieces
+            .iter()
+            .map(|p| crate::grid::orientations(grid, &p.cells, p.motion))
+            .collect();
         let mut flagged = 0;
         for width in 1..=8 {
             for parity in 0..2 {
-                let table = band_table(grid, width, parity, &puzzle.pieces);
+                let table = band_table(grid, width, parity, &puzzle.pieces, &orients);
                 assert_eq!(
                     table,
                     band_table_pattern_by_pattern(grid, width, parity, &puzzle.pieces),
