@@ -132,7 +132,7 @@ pub fn generate(
         fillable: fillable_sizes(&sizes),
         restricted_piece: restrict.map(|r| r.0),
         band_rows: band_rows(width),
-        bad_band: [0, 1].map(|parity| band_table(board.grid, width, parity, pieces)),
+        bad_band: [0, 1].map(|parity| band_table(board.grid, width, parity, pieces, &orients)),
         band_at: std::array::from_fn(|bit| {
             let row = bit / width;
             (row * width) as u8 | ((row & 1) as u8) << 7
@@ -202,9 +202,17 @@ fn candidates(
     let width = board.width;
     let shift = SHIFT_ROWS * width;
     let window_rows = 64 / width;
+    // At most one placement per board cell and orientation: room for them all up
+    // front, as growing the vectors copied them over and over.
+    let most = board.cells.len() * orients.iter().map(Vec::len).sum::<usize>();
+    let most_cells: usize = orients
+        .iter()
+        .map(|o| o.iter().map(Vec::len).sum::<usize>())
+        .sum::<usize>()
+        * board.cells.len();
     let mut out = Candidates {
-        list: Vec::new(),
-        cells: Vec::new(),
+        list: Vec::with_capacity(most),
+        cells: Vec::with_capacity(most_cells),
     };
     let (mut covered, mut sorted) = (Vec::new(), Vec::new());
     for cell in 0..board.cells.len() {
