@@ -530,7 +530,9 @@ fn auto_split_is_measured_alike_on_every_solver_and_skipped_under_a_limit() {
     // Wide rows of a large tree are counted exactly where the walk south of them is
     // affordable; on the Bedlam cube's nearly every crossing has an overhang of its
     // own, so they are not measured, and no row is chosen.
-    let bedlam = TilingSolver::new(&shipped("bedlam-4x4x4"), Mode::Distinct).unwrap();
+    // (The file states `split: off`; measured here as `auto` measures.)
+    let mut bedlam = TilingSolver::new(&shipped("bedlam-4x4x4"), Mode::Distinct).unwrap();
+    bedlam.set_splitting(Splitting::Auto).unwrap();
     let plan = bedlam.split_plan().unwrap();
     assert!(plan.exact_nodes > 0 && plan.rows.is_empty(), "{plan:?}");
     let unmeasured: Vec<_> = plan.candidates.iter().filter(|c| !c.recurs).collect();
@@ -540,6 +542,34 @@ fn auto_split_is_measured_alike_on_every_solver_and_skipped_under_a_limit() {
             c.above.is_none() && c.crossings < 4.0 * c.overhangs,
             "{c:?}"
         );
+    }
+}
+
+/// The large cubic files state `split: off`, so that a run skips the measurement:
+/// measured, no split pays there, in either mode, so the statement says what `auto`
+/// would choose (their plain searches are too long for the test above; the plan alone
+/// is measured here).
+#[test]
+fn files_stating_no_split_measure_none() {
+    for name in [
+        "solid-pentominoes-3x4x5",
+        "solid-pentominoes-2x5x6",
+        "bedlam-4x4x4",
+    ] {
+        let puzzle = shipped(name);
+        assert_eq!(puzzle.split, Splitting::Off, "{name}");
+        for mode in [Mode::All, Mode::Distinct] {
+            let mut solver = TilingSolver::new(&puzzle, mode).unwrap();
+            assert_eq!(solver.splitting(), &Splitting::Off, "{name} {mode:?}");
+            assert!(solver.split_plan().is_none(), "{name}: measured though off");
+            solver.set_splitting(Splitting::Auto).unwrap();
+            let plan = solver.split_plan().expect("auto measures");
+            assert!(
+                plan.rows.is_empty(),
+                "{name} {mode:?}: auto now splits before rows {:?}; update the file",
+                plan.rows
+            );
+        }
     }
 }
 
