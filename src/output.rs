@@ -160,6 +160,16 @@ pub fn write_picture(
     }
 }
 
+/// The tiling puzzle in `file`; its errors (which name the file) are bad input.
+fn load_puzzle(file: &Path) -> Result<Puzzle, Error> {
+    Puzzle::load(file).map_err(|e| Error::Input(e.to_string()))
+}
+
+/// The number puzzle in `file`; its errors (which name the file) are bad input.
+fn load_model(file: &Path) -> Result<sums::Model, Error> {
+    sums::load(file).map_err(|e| Error::Input(e.to_string()))
+}
+
 /// Prints the tables of `puzzle` (`polytile tables`): `meteor`, the built-in puzzle as
 /// the build script baked it, or a puzzle file, whose tables are those a run in `mode`
 /// builds; text, JSON, or the picture to `output`.
@@ -174,7 +184,7 @@ pub fn puzzle_tables(
         TablesReport::meteor()
     } else {
         let path = Path::new(puzzle);
-        let loaded = Puzzle::load(path).map_err(|e| Error::Input(e.to_string()))?;
+        let loaded = load_puzzle(path)?;
         TablesReport::for_puzzle(&loaded, mode)
             .map_err(|e| Error::Input(format!("{}: {e}", path.display())))?
     };
@@ -191,7 +201,7 @@ pub fn animate(
     output: Option<&Path>,
 ) -> Result<(), Error> {
     check_output(Format::Svg, output)?;
-    let puzzle = Puzzle::load(file).map_err(|e| Error::Input(e.to_string()))?;
+    let puzzle = load_puzzle(file)?;
     let solver = TilingSolver::new(&puzzle, Mode::All)
         .map_err(|e| Error::Input(format!("{}: {e}", file.display())))?;
     let trace = solver.trace(steps);
@@ -218,7 +228,7 @@ pub fn solve_tiling_file(
     request: &Request,
     tiling: &TilingRequest,
 ) -> Result<(), Error> {
-    let puzzle = Puzzle::load(file).map_err(|e| Error::Input(e.to_string()))?;
+    let puzzle = load_puzzle(file)?;
     solve_tiling(&puzzle, &file.display().to_string(), request, tiling)
 }
 
@@ -365,7 +375,7 @@ fn split_memory_text(m: &SplitMemory) -> String {
 
 /// Loads the number puzzle `file` and solves it as [`solve_sums`] does.
 pub fn solve_sums_file(file: &Path, request: &Request) -> Result<(), Error> {
-    let model = sums::load(file).map_err(|e| Error::Input(e.to_string()))?;
+    let model = load_model(file)?;
     solve_sums(&model, &file.display().to_string(), request)
 }
 
@@ -492,16 +502,15 @@ pub fn estimate(
     format: Format,
 ) -> Result<(), Error> {
     let source = file.display().to_string();
-    let input = |e: &dyn std::fmt::Display| Error::Input(e.to_string());
     // A box on the cubic grid may be searched along other edges than drawn: the
     // estimate is of the tree searched, and says which.
     let (name, estimate, orientation) = if numbers {
-        let model = sums::load(file).map_err(|e| input(&e))?;
+        let model = load_model(file)?;
         let solver =
             SumsSolver::new(&model, mode).map_err(|e| Error::Input(format!("{source}: {e}")))?;
         (json!(model.name), solver.estimate(options), None)
     } else {
-        let puzzle = Puzzle::load(file).map_err(|e| input(&e))?;
+        let puzzle = load_puzzle(file)?;
         let mut solver =
             TilingSolver::new(&puzzle, mode).map_err(|e| Error::Input(format!("{source}: {e}")))?;
         solver.set_memo_bound(memo);

@@ -25,7 +25,6 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return clap_exit(e),
     };
-    let input = |e: &dyn std::fmt::Display| Error::Input(e.to_string());
     let result = match cli.command {
         Command::Tables(a) => output::puzzle_tables(
             &a.puzzle,
@@ -43,7 +42,7 @@ fn main() -> ExitCode {
             &flags.request(),
         ),
         Command::MagicSquare(a) => sums::builtin::magic_square(a.order.into())
-            .map_err(|e| input(&e))
+            .map_err(|e| Error::Input(e.to_string()))
             .and_then(|model| output::solve_sums(&model, "magic-square", &a.flags.request())),
         Command::Animate(a) => {
             output::animate(&a.file, a.steps as usize, a.seconds, a.output.as_deref())
