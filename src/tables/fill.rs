@@ -167,6 +167,8 @@ pub trait CellBits:
     fn low_word(self) -> u64;
     /// Whether no bit at or past 64 is set.
     fn fits_word(self) -> bool;
+    /// Rotated left by `by` bits.
+    fn rotate(self, by: u32) -> Self;
 }
 
 macro_rules! cell_bits {
@@ -184,6 +186,9 @@ macro_rules! cell_bits {
             }
             fn lowest(self) -> usize {
                 self.trailing_zeros() as usize
+            }
+            fn rotate(self, by: u32) -> $t {
+                self.rotate_left(by)
             }
             fn lowest_bit(self) -> $t {
                 self & self.wrapping_neg()
@@ -205,23 +210,32 @@ cell_bits!(u128);
 /// lies there. Moving those bits by `d` gives every neighbour of a set at once, so a
 /// region grows a ring of cells per step rather than a cell.
 pub struct Neighbourhood<B> {
-    /// `(right, left, cells)`: shift `cells & set` right by `right`, then left by
-    /// `left` (one of them zero), for the neighbours at that offset.
-    steps: Vec<(usize, usize, B)>,
+    /// `(by, cells)`: the neighbours at one offset are `cells & set` rotated left by
+    /// `by` (the offset modulo the width of `B`): `cells` holds only the cells whose
+    /// neighbour there is a board cell, so no bit wraps round, and one rotation does
+    /// the work of a shift each way. A fixed number, the unused ones with no cells, so
+    /// that the loop over them unrolls (the loop over a vector measured as a third of
+    /// a region's growth on the meteor board).
+    steps: [(u32, B); MOST_OFFSETS],
 }
+
+/// Offsets in cell order at which a cell's neighbours lie, at most, on every grid
+/// here: 4 on the square grid, 6 on the triangular and the cubic, 8 on the hex grid
+/// (its rows alternate which diagonals are one cell on either side of the row above).
+pub const MOST_OFFSETS: usize = 8;
 
 impl<B: CellBits> Neighbourhood<B> {
     /// The neighbours of every cell of `set`.
     #[inline]
     fn of(&self, set: B) -> B {
-        self.steps.iter().fold(B::ZERO, |n, &(right, left, cells)| {
-            n | (set & cells) >> right << left
-        })
+        self.steps
+            .iter()
+            .fold(B::ZERO, |n, &(by, cells)| n | (set & cells).rotate(by))
     }
 }
 
-/// The adjacency of `board` as a [`Neighbourhood`], if its cells fit `B`, for
-/// [`region_masks`].
+/// The adjacency of `board` as a [`Neighbourhood`], if its cells fit `B` and its
+/// neighbours lie at most at [`MOST_OFFSETS`] offsets, for [`region_masks`].
 pub fn neighbour_masks<B: CellBits>(board: &Locator) -> Option<Neighbourhood<B>> {
     let n = board.board.cells.len();
     if n > std::mem::size_of::<B>() * 8 {
@@ -237,18 +251,15 @@ pub fn neighbour_masks<B: CellBits>(board: &Locator) -> Option<Neighbourhood<B>>
             }
         }
     }
-    let steps = steps
-        .into_iter()
-        .map(|(d, cells)| {
-            let (right, left) = if d < 0 {
-                (d.unsigned_abs(), 0)
-            } else {
-                (0, d as usize)
-            };
-            (right, left, cells)
-        })
-        .collect();
-    Some(Neighbourhood { steps })
+    if steps.len() > MOST_OFFSETS {
+        return None;
+    }
+    let bits = (std::mem::size_of::<B>() * 8) as isize;
+    let mut fixed = [(0, B::ZERO); MOST_OFFSETS];
+    for (slot, (d, cells)) in fixed.iter_mut().zip(steps) {
+        *slot = (d.rem_euclid(bits) as u32, cells);
+    }
+    Some(Neighbourhood { steps: fixed })
 }
 
 /// [`Regions`] on a board of at most 128 cells, as bit sets: the connected regions of
