@@ -527,7 +527,31 @@ pub(crate) struct Locator<'a> {
     size: [usize; 3],
     /// The cell at each point of the box, x fastest; [`NONE`] where there is none.
     cell_at: Vec<u32>,
+    /// When the box has at most 128 points and the board at most 128 cells: the box
+    /// points that are board cells, and per axis, `below[axis][k]`, the box points
+    /// whose coordinate on it is less than `k` (for [`Locator::fitting`]).
+    bits: Option<BoxBits>,
 }
+
+/// [`Locator::bits`].
+struct BoxBits {
+    cells: u128,
+    below: [Vec<u128>; 3],
+}
+
+/// Where one shape lies on a board: the anchor cells (its first point on one) at which
+/// every point is on a board cell, and the box offsets of its points from the first
+/// ([`Locator::fitting`]).
+pub(crate) struct Fitting {
+    /// Bit `c`: the shape lies on the board anchored at cell `c`.
+    pub anchors: u128,
+    /// The box offsets of the shape's points from its first: `offsets[..points]`.
+    offsets: [isize; MOST_SHAPE_POINTS],
+    points: usize,
+}
+
+/// Points of the largest shape [`Locator::fitting`] serves.
+const MOST_SHAPE_POINTS: usize = 16;
 
 impl<'a> Locator<'a> {
     pub fn new(board: &'a Board) -> Locator<'a> {
@@ -550,6 +574,7 @@ impl<'a> Locator<'a> {
             low,
             size,
             cell_at: vec![NONE; size.iter().product()],
+            bits: None,
         };
         for c in (0..board.cells.len()).filter(|&c| board.has(c)) {
             let at = locator
@@ -557,7 +582,91 @@ impl<'a> Locator<'a> {
                 .expect("inside its box");
             locator.cell_at[at] = c as u32;
         }
+        if locator.cell_at.len() <= 128 && board.cells.len() <= 128 {
+            let [sx, sy, _] = size;
+            // The points at each coordinate, then their unions below each.
+            let mut at_coordinate = size.map(|s| vec![0u128; s]);
+            for at in 0..locator.cell_at.len() {
+                let bit = 1u128 << at;
+                at_coordinate[0][at % sx] |= bit;
+                at_coordinate[1][at / sx % sy] |= bit;
+                at_coordinate[2][at / (sx * sy)] |= bit;
+            }
+            let below = at_coordinate.map(|points| {
+                std::iter::once(0)
+                    .chain(points.iter().scan(0u128, |union, &p| {
+                        *union |= p;
+                        Some(*union)
+                    }))
+                    .collect()
+            });
+            let cells = (0..locator.cell_at.len())
+                .filter(|&at| locator.cell_at[at] != NONE)
+                .fold(0u128, |m, at| m | 1 << at);
+            locator.bits = Some(BoxBits { cells, below });
+        }
         locator
+    }
+
+    /// Where `shape` lies on the board (see [`Fitting`]), found for every anchor at
+    /// once with shifts of the box's cells as bits, when the box has at most 128
+    /// points and the shape at most 16; `None` otherwise ([`Locator::cells_into`]
+    /// serves every board). The same placements as `cells_into`, which table building
+    /// and the symmetry classes ask of every cell and orientation.
+    pub fn fitting(&self, shape: &[Point]) -> Option<Fitting> {
+        let bits = self.bits.as_ref()?;
+        let &first = shape.first()?;
+        if shape.len() > MOST_SHAPE_POINTS {
+            return None;
+        }
+        let [sx, sy, _] = self.size.map(|s| s as isize);
+        let mut fitting = Fitting {
+            anchors: 0,
+            offsets: [0; MOST_SHAPE_POINTS],
+            points: shape.len(),
+        };
+        let mut at = bits.cells;
+        for (k, &p) in shape.iter().enumerate() {
+            let d = sub(p, first);
+            // The anchors from which `d` stays inside the box, along each axis.
+            for (axis, delta) in [d.0, d.1, d.2].into_iter().enumerate() {
+                let below = &bits.below[axis];
+                let size = below.len() as isize - 1;
+                let delta = delta as isize;
+                if delta.abs() >= size {
+                    // Farther than the box is long: no anchor.
+                    return Some(fitting);
+                }
+                at &= if delta >= 0 {
+                    below[(size - delta) as usize]
+                } else {
+                    !below[(-delta) as usize]
+                };
+            }
+            let offset = (d.2 as isize * sy + d.1 as isize) * sx + d.0 as isize;
+            // Anchors whose point moved by `d` is a board cell.
+            at &= if offset >= 0 {
+                bits.cells >> offset
+            } else {
+                bits.cells << -offset
+            };
+            fitting.offsets[k] = offset;
+        }
+        // From box points to cells, less the anchors the lattice cannot move the
+        // shape to (on the triangle grid, a cell of the other kind).
+        while at != 0 {
+            let point = at.trailing_zeros() as usize;
+            at &= at - 1;
+            let cell = self.cell_at[point] as usize;
+            if self
+                .board
+                .grid
+                .is_translation(sub(self.points[cell], first))
+            {
+                fitting.anchors |= 1 << cell;
+            }
+        }
+        Some(fitting)
     }
 
     /// Where point `p` is in `cell_at`, if inside the box.
@@ -588,6 +697,23 @@ impl<'a> Locator<'a> {
         place_by(self.board.grid, shape, self.points[anchor], cells, |p| {
             self.index(p)
         })
+    }
+}
+
+impl Fitting {
+    /// The cells of the placement anchored at `anchor` (one of [`Fitting::anchors`]),
+    /// in the shape's order, into `cells` (cleared first), as
+    /// [`Locator::cells_into`] gives them.
+    pub fn cells_into(&self, locator: &Locator, anchor: usize, cells: &mut Vec<usize>) {
+        cells.clear();
+        let at = locator
+            .box_index(locator.points[anchor])
+            .expect("a board cell") as isize;
+        cells.extend(
+            self.offsets[..self.points]
+                .iter()
+                .map(|&d| locator.cell_at[(at + d) as usize] as usize),
+        );
     }
 }
 
@@ -853,6 +979,16 @@ fn each_placement(board: &Board, piece: &Piece, mut each: impl FnMut(&[usize])) 
     let locator = Locator::new(board);
     let mut cells = Vec::new();
     for o in orientations(board.grid, &piece.cells, piece.motion) {
+        if let Some(fitting) = locator.fitting(&o) {
+            let mut anchors = fitting.anchors;
+            while anchors != 0 {
+                let anchor = anchors.trailing_zeros() as usize;
+                anchors &= anchors - 1;
+                fitting.cells_into(&locator, anchor, &mut cells);
+                each(&cells);
+            }
+            continue;
+        }
         for anchor in (0..board.cells.len()).filter(|&c| board.has(c)) {
             if locator.cells_into(&o, anchor, &mut cells) {
                 each(&cells);

@@ -215,6 +215,11 @@ fn candidates(
         cells: Vec::with_capacity(most_cells),
     };
     let (mut covered, mut sorted) = (Vec::new(), Vec::new());
+    // Where each orientation lies, for every anchor at once where the board allows.
+    let fittings: Vec<Vec<_>> = orients
+        .iter()
+        .map(|o| o.iter().map(|shape| locator.fitting(shape)).collect())
+        .collect();
     for cell in 0..board.cells.len() {
         if !board.has(cell) {
             continue;
@@ -222,8 +227,13 @@ fn candidates(
         let base = cell - cell % shift;
         for (piece, piece_orients) in orients.iter().enumerate() {
             for (orientation, o) in piece_orients.iter().enumerate() {
-                if !locator.cells_into(o, cell, &mut covered) {
-                    continue;
+                match &fittings[piece][orientation] {
+                    Some(f) if f.anchors >> cell & 1 == 1 => {
+                        f.cells_into(locator, cell, &mut covered);
+                    }
+                    Some(_) => continue,
+                    None if !locator.cells_into(o, cell, &mut covered) => continue,
+                    None => {}
                 }
                 if let Some((_, keep)) = restrict.filter(|r| r.0 == piece) {
                     sorted.clone_from(&covered);

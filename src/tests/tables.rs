@@ -811,3 +811,94 @@ fn the_bit_tiler_agrees_with_the_list_tiler() {
         assert!(yes > 20 && no > 20, "{file}: {yes} tileable, {no} not");
     }
 }
+
+/// `Locator::fitting` (every anchor at once, by shifts of the board's box) finds the
+/// placements `Locator::cells_into` finds cell by cell, with the same cells in the same
+/// order: on every shipped board laid every way the search may lay it, and on random
+/// boards with holes on every grid.
+#[test]
+fn fitting_finds_the_placements_of_cells_into() {
+    use crate::grid::{orientations, Axes, Board, Locator, Piece};
+    use crate::puzzle::Puzzle;
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let check = |board: &Board, pieces: &[Piece], what: &str| -> usize {
+        let locator = Locator::new(board);
+        let (mut by_cells, mut by_fitting) = (Vec::new(), Vec::new());
+        let mut served = 0;
+        for piece in pieces {
+            for shape in orientations(board.grid, &piece.cells, piece.motion) {
+                let Some(fitting) = locator.fitting(&shape) else {
+                    continue;
+                };
+                served += 1;
+                for cell in 0..board.cells.len() {
+                    let lies = board.has(cell) && locator.cells_into(&shape, cell, &mut by_cells);
+                    assert_eq!(
+                        fitting.anchors >> cell & 1 == 1,
+                        lies,
+                        "{what}: {shape:?} at {cell}"
+                    );
+                    if lies {
+                        fitting.cells_into(&locator, cell, &mut by_fitting);
+                        assert_eq!(by_fitting, by_cells, "{what}: {shape:?} at {cell}");
+                    }
+                }
+            }
+        }
+        served
+    };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "puz"))
+        .collect();
+    files.sort();
+    let mut served = 0;
+    for path in &files {
+        let puzzle = Puzzle::load(path).unwrap();
+        for axes in Axes::ALL {
+            let (board, _) = puzzle.board.mapped(axes);
+            if board.cells.len() == puzzle.board.cells.len() {
+                let pieces: Vec<Piece> = puzzle
+                    .pieces
+                    .iter()
+                    .map(|p| Piece {
+                        cells: p.cells.iter().map(|&q| axes.apply(q)).collect(),
+                        ..p.clone()
+                    })
+                    .collect();
+                served += check(&board, &pieces, &format!("{} {axes:?}", path.display()));
+            }
+        }
+    }
+    // Random boards with holes, on every grid, with each file's pieces of that grid.
+    for path in &files {
+        let puzzle = Puzzle::load(path).unwrap();
+        let grid = puzzle.board.grid;
+        for _ in 0..6 {
+            let (w, h, d) = match grid {
+                Grid::Cubic => (2 + next() % 3, 2 + next() % 3, 2 + next() % 3),
+                _ => (2 + next() % 7, 2 + next() % 7, 1),
+            };
+            let mut board = Board::cuboid(grid, w as usize, h as usize, d as usize);
+            for c in 0..board.cells.len() {
+                if next() % 5 == 0 {
+                    board.cells[c] = false;
+                }
+            }
+            served += check(
+                &board,
+                &puzzle.pieces,
+                &format!("{} random", path.display()),
+            );
+        }
+    }
+    assert!(served > 1000, "only {served} shapes served by bit sets");
+}
