@@ -78,10 +78,22 @@ impl<B: CellBits> Tiler<B> {
         }
         let mut by_cell: Vec<Vec<(B, usize)>> = vec![Vec::new(); n];
         let mut cells = Vec::new();
+        let fittings: Vec<Vec<_>> = orients
+            .iter()
+            .map(|shapes| shapes.iter().map(|s| board.fitting(s)).collect())
+            .collect();
         for anchor in (0..n).filter(|&c| board.board.has(c)) {
             for (piece, shapes) in orients.iter().enumerate() {
-                for shape in shapes {
-                    if !board.cells_into(shape, anchor, &mut cells) || cells.is_empty() {
+                for (shape, fitting) in shapes.iter().zip(&fittings[piece]) {
+                    match fitting {
+                        Some(f) if f.anchors >> anchor & 1 == 1 => {
+                            f.cells_into(board, anchor, &mut cells)
+                        }
+                        Some(_) => continue,
+                        None if !board.cells_into(shape, anchor, &mut cells) => continue,
+                        None => {}
+                    }
+                    if cells.is_empty() {
                         continue;
                     }
                     let bits = cells.iter().fold(B::ZERO, |m, &c| m | B::bit(c));
