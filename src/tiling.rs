@@ -55,7 +55,7 @@ use std::sync::{Mutex, OnceLock};
 use crate::count::{Counting, Memo, MemoOptions, MemoReport};
 use crate::driver::{self, Mode, Options, Progress, Sink, Summary};
 use crate::estimate::{self, Estimate, EstimateOptions, SplitWork};
-use crate::grid::{self, normalise, Axes, Board, Grid, Piece};
+use crate::grid::{self, normalise, Axes, Board, Grid, Piece, Point};
 use crate::meet::plan::{self, SplitPlan};
 use crate::meet::{self, Above, SplitMemory};
 use crate::puzzle::Puzzle;
@@ -364,6 +364,9 @@ pub(crate) struct Setup {
     /// The puzzle's pieces as searched (mapped with the board when reoriented), each
     /// with its count: copies are one search piece.
     pub pieces: Vec<Piece>,
+    /// Each piece's orientations on the board's grid ([`grid::orientations`]), found
+    /// once for the symmetry classes and every table built.
+    orients: Vec<Vec<Vec<Point>>>,
     /// How many copies each piece has, as the search counts them.
     copies: Copies,
     /// Copy labels of a tiling.
@@ -905,7 +908,13 @@ impl Setup {
         // Search one solution per class of the symmetry group; in all mode each class
         // then stands for its whole orbit. Without a usable symmetry, distinct counting
         // fails and counting all searches everything.
-        setup.classes = match Classes::new(&setup.board, &setup.pieces, puzzle.allow_leftover) {
+        let classes = Classes::new(
+            &setup.board,
+            &setup.pieces,
+            &setup.orients,
+            puzzle.allow_leftover,
+        );
+        setup.classes = match classes {
             Ok(c) if mode == Mode::Distinct || c.group.order() > 1 => Some(c),
             Ok(_) => None,
             Err(e) if mode == Mode::Distinct => return Err(e),
@@ -945,9 +954,14 @@ impl Setup {
         let counts: Vec<u32> = pieces.iter().map(|p| p.count).collect();
         let copies = Copies::new(&counts).expect("check() bounds the counts");
         let labels = CopyLabels::new(&pieces);
+        let orients = pieces
+            .iter()
+            .map(|p| grid::orientations(board.grid, &p.cells, p.motion))
+            .collect();
         Setup {
             board,
             pieces,
+            orients,
             copies,
             labels,
             leftover: puzzle.allow_leftover,
@@ -1030,7 +1044,13 @@ impl Setup {
             .as_ref()
             .filter(|_| restricted)
             .map(Classes::restricted);
-        generate::generate(&self.board, &self.pieces, restrict, prune)
+        generate::generate_oriented(
+            &self.board,
+            &self.pieces,
+            self.orients.clone(),
+            restrict,
+            prune,
+        )
     }
 
     /// A window over `tables` (built from this setup) with `K` slots a group: the
@@ -1455,13 +1475,19 @@ impl Representatives {
 }
 
 impl Classes {
-    fn new(board: &Board, pieces: &[Piece], allow_leftover: bool) -> Result<Classes, TilingError> {
+    /// The classes of `pieces` (whose orientations are `orients`) on `board`.
+    fn new(
+        board: &Board,
+        pieces: &[Piece],
+        orients: &[Vec<Vec<Point>>],
+        allow_leftover: bool,
+    ) -> Result<Classes, TilingError> {
         // With pieces left over, the restricted piece might be one of them.
         if allow_leftover {
             return Err(TilingError::NoSymmetryPiece);
         }
         let mut elements: Vec<(Vec<u32>, Vec<u16>)> = Vec::new();
-        let set = grid::PieceSet::new(board.grid, pieces);
+        let set = grid::PieceSet::with_orientations(board.grid, pieces, orients);
         for s in grid::board_symmetries(board) {
             let Some(map) = set.map(s.transform) else {
                 continue;
@@ -1475,14 +1501,16 @@ impl Classes {
         }
         let (perms, piece_maps): (Vec<Vec<u32>>, Vec<Vec<u16>>) = elements.into_iter().unzip();
         let group = Group::new(perms);
+        let locator = grid::Locator::new(board);
         let mut found: Vec<_> = pieces
             .iter()
             .enumerate()
             .filter(|&(i, piece)| piece.count == 1 && piece_maps.iter().all(|m| m[i] as usize == i))
-            .map(|(i, piece)| {
-                let reps = match grid::placement_bits(board, piece) {
+            .map(|(i, _)| {
+                let reps = match grid::placement_bits_of(&locator, &orients[i]) {
                     Some(bits) => Ok(group.orbit_representative_bits(&bits)),
-                    None => Err(group.orbit_representatives(&grid::placement_lists(board, piece))),
+                    None => Err(group
+                        .orbit_representatives(&grid::placement_lists_of(&locator, &orients[i]))),
                 };
                 (i, reps)
             })

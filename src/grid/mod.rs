@@ -892,11 +892,16 @@ pub(crate) struct PieceSet<'a> {
 }
 
 impl<'a> PieceSet<'a> {
-    pub(crate) fn new(grid: Grid, pieces: &'a [Piece]) -> PieceSet<'a> {
-        let shapes = pieces
+    /// The set of `pieces`, given each piece's [`orientations`] on `grid`.
+    pub(crate) fn with_orientations(
+        grid: Grid,
+        pieces: &'a [Piece],
+        orients: &[Vec<Vec<Point>>],
+    ) -> PieceSet<'a> {
+        let shapes = orients
             .iter()
-            .map(|p| {
-                let mut o = orientations(grid, &p.cells, p.motion);
+            .map(|o| {
+                let mut o = o.clone();
                 o.sort();
                 o
             })
@@ -962,8 +967,15 @@ pub(crate) fn placements(board: &Board, piece: &Piece) -> Vec<Vec<usize>> {
 
 /// [`placements`] on any board, as lists.
 pub(crate) fn placement_lists(board: &Board, piece: &Piece) -> Vec<Vec<usize>> {
+    let shapes = orientations(board.grid, &piece.cells, piece.motion);
+    placement_lists_of(&Locator::new(board), &shapes)
+}
+
+/// [`placement_lists`] of the piece whose [`orientations`] are `shapes`, on the board of
+/// `locator`.
+pub(crate) fn placement_lists_of(locator: &Locator, shapes: &[Vec<Point>]) -> Vec<Vec<usize>> {
     let mut out = Vec::new();
-    each_placement(board, piece, |cells| {
+    each_placement_of(locator, shapes, |cells| {
         let mut cells = cells.to_vec();
         cells.sort_unstable();
         out.push(cells);
@@ -973,24 +985,24 @@ pub(crate) fn placement_lists(board: &Board, piece: &Piece) -> Vec<Vec<usize>> {
     out
 }
 
-/// Hands `each` the cells of every placement of `piece` on `board`, orientation by
-/// orientation, anchor by anchor.
-fn each_placement(board: &Board, piece: &Piece, mut each: impl FnMut(&[usize])) {
-    let locator = Locator::new(board);
+/// Hands `each` the cells of every placement on the board of `locator` of the piece
+/// whose [`orientations`] are `shapes`, orientation by orientation, anchor by anchor.
+fn each_placement_of(locator: &Locator, shapes: &[Vec<Point>], mut each: impl FnMut(&[usize])) {
+    let board = locator.board;
     let mut cells = Vec::new();
-    for o in orientations(board.grid, &piece.cells, piece.motion) {
-        if let Some(fitting) = locator.fitting(&o) {
+    for o in shapes {
+        if let Some(fitting) = locator.fitting(o) {
             let mut anchors = fitting.anchors;
             while anchors != 0 {
                 let anchor = anchors.trailing_zeros() as usize;
                 anchors &= anchors - 1;
-                fitting.cells_into(&locator, anchor, &mut cells);
+                fitting.cells_into(locator, anchor, &mut cells);
                 each(&cells);
             }
             continue;
         }
         for anchor in (0..board.cells.len()).filter(|&c| board.has(c)) {
-            if locator.cells_into(&o, anchor, &mut cells) {
+            if locator.cells_into(o, anchor, &mut cells) {
                 each(&cells);
             }
         }
@@ -998,17 +1010,24 @@ fn each_placement(board: &Board, piece: &Piece, mut each: impl FnMut(&[usize])) 
 }
 
 /// [`placements`] as bit sets (bit `c` for cell `c`) on boards of at most 128 cells, in
-/// the order [`each_placement`] finds them (each once: an orientation is anchored at
+/// the order [`each_placement_of`] finds them (each once: an orientation is anchored at
 /// its first cell, so a placement has one orientation and anchor); sorted by
 /// [`list_order`], they are in the order of [`placements`]. Words compare without the
 /// pointer chasing of lists, which dominated the symmetry classes' setup (every
 /// candidate piece's placements and their orbits).
 pub(crate) fn placement_bits(board: &Board, piece: &Piece) -> Option<Vec<u128>> {
-    if board.cells.len() > 128 {
+    let shapes = orientations(board.grid, &piece.cells, piece.motion);
+    placement_bits_of(&Locator::new(board), &shapes)
+}
+
+/// [`placement_bits`] of the piece whose [`orientations`] are `shapes`, on the board of
+/// `locator`.
+pub(crate) fn placement_bits_of(locator: &Locator, shapes: &[Vec<Point>]) -> Option<Vec<u128>> {
+    if locator.board.cells.len() > 128 {
         return None;
     }
     let mut out = Vec::new();
-    each_placement(board, piece, |cells| {
+    each_placement_of(locator, shapes, |cells| {
         out.push(cells.iter().fold(0u128, |m, &c| m | 1 << c));
     });
     Some(out)

@@ -69,6 +69,22 @@ pub fn generate(
     restrict: Option<Restriction>,
     prune: bool,
 ) -> Result<(Tables, Census), TablesError> {
+    let orients = pieces
+        .iter()
+        .map(|p| orientations(board.grid, &p.cells, p.motion))
+        .collect();
+    generate_oriented(board, pieces, orients, restrict, prune)
+}
+
+/// [`generate`] given each piece's [`orientations`] on the board's grid (a solver that
+/// has them for its symmetry classes too finds them once).
+pub fn generate_oriented(
+    board: &Board,
+    pieces: &[Piece],
+    orients: Vec<Vec<Vec<Point>>>,
+    restrict: Option<Restriction>,
+    prune: bool,
+) -> Result<(Tables, Census), TablesError> {
     let width = board.width;
     if width == 0 || width * SHIFT_ROWS > 64 {
         return Err(TablesError::BadWidth(width));
@@ -79,16 +95,13 @@ pub fn generate(
     if board.height.div_ceil(SHIFT_ROWS) > MAX_OFFSETS {
         return Err(TablesError::TooTall(board.height));
     }
-    let mut orients = Vec::with_capacity(pieces.len());
-    for (piece, p) in pieces.iter().enumerate() {
-        let o = orientations(board.grid, &p.cells, p.motion);
+    for (piece, o) in orients.iter().enumerate() {
         if o.len() > MAX_SLOTS {
             return Err(TablesError::TooManyOrientations {
                 piece,
                 orientations: o.len(),
             });
         }
-        orients.push(o);
     }
     let locator = Locator::new(board);
     let candidates = candidates(&locator, &orients, restrict)?;
