@@ -193,10 +193,12 @@ impl Group {
     /// image that comes before it, most often within a few, so no sort or search of
     /// all the sets is needed.
     pub fn orbit_representative_bits(&self, sets: &[u128]) -> Vec<u128> {
+        // The identity (the first element) keeps every set: only the others are tried.
+        let identity = usize::from(self.perms.first().is_some_and(|p| is_identity(p)));
         sets.iter()
             .copied()
             .filter(|&set| {
-                self.perms.iter().all(|perm| {
+                self.perms[identity..].iter().all(|perm| {
                     let mut image = 0u128;
                     let mut rest = set;
                     while rest != 0 {
