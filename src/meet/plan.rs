@@ -520,10 +520,35 @@ pub(crate) fn stratified_size<L: Lane, const K: usize>(window: &Window<L, K>, pa
     let (mut children, mut nodes) = (Vec::new(), 0);
     let mut total = 1.0;
     let paths = paths.div_ceil(first.len().max(1));
+    let mut below = Vec::new();
     for &child in &first {
+        // Every path from `child` starts by expanding it: once, for all of them (the
+        // same paths, drawn in the same order, as `random_path` from `child`).
+        below.clear();
+        if !window.is_leaf(child) {
+            let _ = window.for_each_child(child, |_, grandchild| {
+                below.push(grandchild);
+                ControlFlow::Continue(())
+            });
+        }
         let mut sum = 0.0;
         for _ in 0..paths {
-            sum += 1.0 + random_path(window, child, 1.0, &mut rng, &mut children, &mut nodes);
+            let path = if below.is_empty() {
+                0.0
+            } else {
+                let weight = below.len() as f64;
+                let next = below[rng.usize(..below.len())];
+                walk_path(
+                    window,
+                    next,
+                    weight,
+                    weight,
+                    &mut rng,
+                    &mut children,
+                    &mut nodes,
+                )
+            };
+            sum += 1.0 + path;
         }
         total += sum / paths as f64;
     }
@@ -546,13 +571,26 @@ fn root_children<L: Lane, const K: usize>(window: &Window<L, K>) -> Vec<Node> {
 /// `nodes`.
 fn random_path<L: Lane, const K: usize>(
     window: &Window<L, K>,
-    mut node: Node,
-    mut weight: f64,
+    node: Node,
+    weight: f64,
     rng: &mut fastrand::Rng,
     children: &mut Vec<Node>,
     nodes: &mut u64,
 ) -> f64 {
-    let mut sum = 0.0;
+    walk_path(window, node, weight, 0.0, rng, children, nodes)
+}
+
+/// [`random_path`] on from `node` with `weight` and the sum so far `sum`: the sum at
+/// the end, added up as the path from further up would have added it.
+fn walk_path<L: Lane, const K: usize>(
+    window: &Window<L, K>,
+    mut node: Node,
+    mut weight: f64,
+    mut sum: f64,
+    rng: &mut fastrand::Rng,
+    children: &mut Vec<Node>,
+    nodes: &mut u64,
+) -> f64 {
     while !window.is_leaf(node) {
         *nodes += 1;
         children.clear();
