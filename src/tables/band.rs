@@ -68,6 +68,16 @@ pub fn band_table(
     // patterns rather than 2^bits.
     let low_bits = bits - width;
     let low_all = (1u64 << low_bits) - 1;
+    // Rows of at most 6 cells: per set of last-row cells, its supersets as bits.
+    let supersets: Option<Vec<u64>> = (width <= 6).then(|| {
+        (0..1u64 << width)
+            .map(|needed| {
+                (0..1u64 << width)
+                    .filter(|&last| last & needed == needed)
+                    .fold(0, |m, last| m | 1 << last)
+            })
+            .collect()
+    });
     let mut dead_unless: Vec<u64> = Vec::new();
     for low in 0u64..1 << low_bits {
         dead_unless.clear();
@@ -102,15 +112,30 @@ pub fn band_table(
         if dead_unless.is_empty() {
             continue;
         }
-        // Every last row holding one of them filled: its supersets, each set once per
-        // region (trying all 2^width last rows per region cost more than the floods).
+        // Every last row holding one of them filled: its supersets (trying all 2^width
+        // last rows per region cost more than the floods). Up to 6 cells a row, the
+        // last rows are bits of one word: the union of every region's supersets, then
+        // each last row once.
+        let mut mark = |last: u64| {
+            let pattern = low | last << low_bits;
+            table[(pattern >> 6) as usize] |= 1 << (pattern & 63);
+        };
+        if let Some(supersets) = &supersets {
+            let mut rows = dead_unless
+                .iter()
+                .fold(0u64, |u, &n| u | supersets[n as usize]);
+            while rows != 0 {
+                mark(u64::from(rows.trailing_zeros()));
+                rows &= rows - 1;
+            }
+            continue;
+        }
         let last_all = (1u64 << width) - 1;
         for &needed in &dead_unless {
             let rest = last_all & !needed;
             let mut more = rest;
             loop {
-                let pattern = low | (needed | more) << low_bits;
-                table[(pattern >> 6) as usize] |= 1 << (pattern & 63);
+                mark(needed | more);
                 if more == 0 {
                     break;
                 }
