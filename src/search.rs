@@ -144,19 +144,19 @@ impl<L: Lane> Lanes<L> {
     /// The tables' masks in `L`, if every mask and island fits.
     pub fn new(t: &Tables) -> Option<Lanes<L>> {
         let narrow = |v: &[u64], counts: &[u8]| -> Option<Vec<L>> {
-            let mut out = Vec::with_capacity(v.len());
-            for (g, chunk) in v.chunks(t.layout.slots).enumerate() {
-                for (i, &x) in chunk.iter().enumerate() {
-                    let used = i < counts[g] as usize;
-                    if used && L::BITS < 64 && x >> L::BITS != 0 {
+            if L::BITS < 64 {
+                for (chunk, &used) in v.chunks(t.layout.slots).zip(counts) {
+                    if chunk[..usize::from(used)]
+                        .iter()
+                        .any(|&x| x >> L::BITS != 0)
+                    {
                         return None;
                     }
-                    // Empty slots are masked off by `used_slots`; they are truncated
-                    // like everything else, exactly as build.rs bakes them.
-                    out.push(L::from_board(x));
                 }
             }
-            Some(out)
+            // Empty slots are masked off by `used_slots`; they are truncated like
+            // everything else, exactly as build.rs bakes them.
+            Some(v.iter().map(|&x| L::from_board(x)).collect())
         };
         Some(Lanes {
             masks: narrow(&t.masks, &t.counts)?,
