@@ -239,7 +239,7 @@ pub const MOST_OFFSETS: usize = 8;
 impl<B: CellBits> Neighbourhood<B> {
     /// The neighbours of every cell of `set`.
     #[inline]
-    fn of(&self, set: B) -> B {
+    pub fn of(&self, set: B) -> B {
         self.steps
             .iter()
             .fold(B::ZERO, |n, &(by, cells)| n | (set & cells).rotate(by))

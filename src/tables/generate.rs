@@ -290,6 +290,9 @@ struct Pruner<'a> {
     /// The board's [`neighbour_masks`] and cells as bits, on boards of at most
     /// 128 cells (a `u128`, which holds most puzzles' boards: a 6 x 6 rhombus of triangles has 72).
     masks: Masks,
+    /// Per cell, whether the board cells before it are connected (or none), with
+    /// `masks`: [`Pruner::islands_by_masks`] then floods once per placement.
+    south_connected: Vec<bool>,
 }
 
 /// A board's neighbour masks and cells in the narrowest bit set that holds them.
@@ -370,65 +373,113 @@ impl<'a> Pruner<'a> {
             blocked: vec![false; board.board.cells.len()],
             neighbours: neighbour_lists(board),
             regions: Regions::default(),
+            south_connected: Vec::new(),
             masks: match (neighbour_masks(board), neighbour_masks(board)) {
                 (Some(few), _) => Masks::Word(few, cell_bits(board.board)),
                 (None, Some(more)) => Masks::Wide(more, cell_bits(board.board)),
                 (None, None) => Masks::None,
             },
         }
+        .with_south_connected()
     }
 
-    /// [`Pruner::islands`] with bit sets `B` that hold the board: the same judgement,
-    /// region by region in the same order.
+    /// [`Pruner::south_connected`] filled in.
+    fn with_south_connected(mut self) -> Pruner<'a> {
+        fn connected<B: CellBits>(n: &Neighbourhood<B>, cells: B, len: usize) -> Vec<bool> {
+            (0..len)
+                .map(|c| region_masks(n, cells & B::below(c)).nth(1).is_none())
+                .collect()
+        }
+        let len = self.blocked.len();
+        self.south_connected = match &self.masks {
+            Masks::Word(n, cells) => connected(n, *cells, len),
+            Masks::Wide(n, cells) => connected(n, *cells, len),
+            Masks::None => Vec::new(),
+        };
+        self
+    }
+
+    /// [`Pruner::islands`] with bit sets `B` that hold the board: the same judgement.
+    ///
+    /// The regions of the free cells at and after the anchor (the cells south of it
+    /// filled) give both answers in one pass when the cells south of the anchor are
+    /// connected (`south_connected`), as on every board without holes: with those cells
+    /// free instead, the regions next to them join them in one region, and the others
+    /// stay as they are. Otherwise the whole board less the placement is flooded apart.
     fn islands_by_masks<B: CellBits>(
         fill: &mut Fill,
         (neighbours, cells): (&Neighbourhood<B>, B),
-        piece: usize,
-        cell: usize,
-        covered: &[usize],
+        south_connected: bool,
+        (piece, cell, covered): (usize, usize, &[usize]),
     ) -> Option<u64> {
         let covered = covered.iter().fold(B::ZERO, |m, &c| m | B::bit(c));
-        for r in region_masks(neighbours, cells & !covered) {
-            let fillable = fill.fillable(piece, r.ones() as usize, |list| {
+        let base = cell - cell % (SHIFT_ROWS * fill.board.board.width);
+        let mut fillable = |r: B| {
+            fill.fillable(piece, r.ones() as usize, |list| {
                 let mut bits = r;
                 while bits != B::ZERO {
                     list.push(bits.lowest());
                     bits = bits & !B::bit(bits.lowest());
                 }
-            });
-            if !fillable {
-                return None;
+            })
+        };
+        // A placement covers nothing south of its anchor.
+        let south = cells & B::below(cell);
+        if !south_connected {
+            for r in region_masks(neighbours, cells & !covered) {
+                if !fillable(r) {
+                    return None;
+                }
             }
         }
-        // The largest region (the first of the largest, as `islands` sorts stably).
-        let base = cell - cell % (SHIFT_ROWS * fill.board.board.width);
-        let free = cells & !covered & !B::below(cell);
-        let largest = region_masks(neighbours, free).fold(B::ZERO, |best, r| {
-            if r.ones() > best.ones() {
-                r
-            } else {
-                best
-            }
-        });
         // Islands inside the window only, as the list path keeps them.
         let in_window = |r: &B| *r & B::below(base) == B::ZERO && (*r >> base).fits_word();
-        Some(
-            region_masks(neighbours, free & !largest)
-                .filter(in_window)
-                .fold(0, |islands, r| islands | (r >> base).low_word()),
-        )
+        let free = cells & !covered & !B::below(cell);
+        // The region south of the anchor with the regions it joins; the largest region
+        // of `free` (the first of the largest, as `islands` sorts stably), and every
+        // region inside the window.
+        let (mut joined, mut largest, mut in_windows) = (south, B::ZERO, 0u64);
+        for r in region_masks(neighbours, free) {
+            if south_connected {
+                if south != B::ZERO && neighbours.of(r) & south != B::ZERO {
+                    joined = joined | r;
+                } else if !fillable(r) {
+                    return None;
+                }
+            }
+            if r.ones() > largest.ones() {
+                largest = r;
+            }
+            if in_window(&r) {
+                in_windows |= (r >> base).low_word();
+            }
+        }
+        if south_connected && joined != B::ZERO && !fillable(joined) {
+            return None;
+        }
+        // Regions are disjoint: the others inside the window are all of them less the
+        // largest.
+        let largest_bits = if in_window(&largest) {
+            (largest >> base).low_word()
+        } else {
+            0
+        };
+        Some(in_windows & !largest_bits)
     }
 
     /// `None` if the placement of `piece` anchored at `cell` covering `covered` walls
     /// off a region that whole pieces other than it cannot tile; otherwise its islands
     /// (see [`super::Placement::islands`]).
     fn islands(&mut self, piece: usize, cell: usize, covered: &[usize]) -> Option<u64> {
+        let placement = (piece, cell, covered);
         match &self.masks {
             Masks::Word(n, cells) => {
-                Pruner::islands_by_masks(&mut self.fill, (n, *cells), piece, cell, covered)
+                let connected = self.south_connected[cell];
+                Pruner::islands_by_masks(&mut self.fill, (n, *cells), connected, placement)
             }
             Masks::Wide(n, cells) => {
-                Pruner::islands_by_masks(&mut self.fill, (n, *cells), piece, cell, covered)
+                let connected = self.south_connected[cell];
+                Pruner::islands_by_masks(&mut self.fill, (n, *cells), connected, placement)
             }
             Masks::None => self.islands_by_lists(piece, cell, covered),
         }
@@ -554,6 +605,7 @@ pub fn meteor_tables(prune: bool, half_turn: bool) -> (Tables, Census) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::Grid;
     use crate::puzzle::Puzzle;
 
     /// The bit-set path judges every placement as the list path does, on boards of
@@ -600,5 +652,67 @@ mod tests {
             pruned_somewhere |= pruned > 0;
         }
         assert!(pruned_somewhere, "no placement pruned on any board");
+    }
+
+    /// The same on random boards with holes, where the cells south of an anchor are
+    /// often not connected (so the bit-set path floods the whole board apart): every
+    /// placement of a file's pieces, on boards of every grid.
+    #[test]
+    fn islands_by_masks_and_by_lists_agree_on_boards_with_holes() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+        let mut state = 0x853c_49e6_748f_ea9bu64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let (mut split_south, mut joined_south) = (0, 0);
+        for file in [
+            "pentomino-6x10.puz",
+            "hexiamonds-6x6.puz",
+            "tetrahex-7x4.puz",
+            "soma-3x3x3.puz",
+        ] {
+            let puzzle = Puzzle::load(&dir.join(file)).unwrap();
+            let grid = puzzle.board.grid;
+            for _ in 0..12 {
+                let (w, h, d) = match grid {
+                    Grid::Cubic => (3 + next() % 2, 3 + next() % 2, 2 + next() % 3),
+                    _ => (4 + next() % 5, 4 + next() % 6, 1),
+                };
+                let mut board = Board::cuboid(grid, w as usize, h as usize, d as usize);
+                for c in 0..board.cells.len() {
+                    if next() % 6 == 0 {
+                        board.cells[c] = false;
+                    }
+                }
+                let locator = Locator::new(&board);
+                let orients: Vec<_> = puzzle
+                    .pieces
+                    .iter()
+                    .map(|p| orientations(grid, &p.cells, p.motion))
+                    .collect();
+                let sizes: Vec<usize> = puzzle.pieces.iter().map(|p| p.cells.len()).collect();
+                let mut pruner = Pruner::new(&locator, &puzzle.pieces, orients.clone(), &sizes);
+                for (c, covered) in candidates(&locator, &orients, None).unwrap().iter() {
+                    if pruner.south_connected[c.cell] {
+                        joined_south += 1;
+                    } else {
+                        split_south += 1;
+                    }
+                    let by_masks = pruner.islands(c.piece, c.cell, covered);
+                    let by_lists = pruner.islands_by_lists(c.piece, c.cell, covered);
+                    assert_eq!(
+                        by_masks, by_lists,
+                        "{file} on a {w}x{h}x{d} board: {covered:?}"
+                    );
+                }
+            }
+        }
+        assert!(
+            split_south > 100 && joined_south > 100,
+            "{split_south} {joined_south}"
+        );
     }
 }
