@@ -605,7 +605,6 @@ pub fn meteor_tables(prune: bool, half_turn: bool) -> (Tables, Census) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Grid;
     use crate::puzzle::Puzzle;
 
     /// The bit-set path judges every placement as the list path does, on boards of
@@ -660,13 +659,7 @@ mod tests {
     #[test]
     fn islands_by_masks_and_by_lists_agree_on_boards_with_holes() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-        let mut state = 0x853c_49e6_748f_ea9bu64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::tests::xorshift(0x853c_49e6_748f_ea9b);
         let (mut split_south, mut joined_south) = (0, 0);
         for file in [
             "pentomino-6x10.puz",
@@ -677,16 +670,8 @@ mod tests {
             let puzzle = Puzzle::load(&dir.join(file)).unwrap();
             let grid = puzzle.board.grid;
             for _ in 0..12 {
-                let (w, h, d) = match grid {
-                    Grid::Cubic => (3 + next() % 2, 3 + next() % 2, 2 + next() % 3),
-                    _ => (4 + next() % 5, 4 + next() % 6, 1),
-                };
-                let mut board = Board::cuboid(grid, w as usize, h as usize, d as usize);
-                for c in 0..board.cells.len() {
-                    if next() % 6 == 0 {
-                        board.cells[c] = false;
-                    }
-                }
+                let most = if grid.is_planar() { 9 } else { 4 };
+                let board = crate::tests::board_with_holes(grid, &mut next, most, 6);
                 let locator = Locator::new(&board);
                 let orients: Vec<_> = puzzle
                     .pieces
@@ -703,10 +688,7 @@ mod tests {
                     }
                     let by_masks = pruner.islands(c.piece, c.cell, covered);
                     let by_lists = pruner.islands_by_lists(c.piece, c.cell, covered);
-                    assert_eq!(
-                        by_masks, by_lists,
-                        "{file} on a {w}x{h}x{d} board: {covered:?}"
-                    );
+                    assert_eq!(by_masks, by_lists, "{file} on {board:?}: {covered:?}");
                 }
             }
         }

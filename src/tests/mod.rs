@@ -28,6 +28,36 @@ pub(crate) fn counted() -> crate::Options {
     }
 }
 
+/// The tests' fixed-seed random numbers: a xorshift generator from `state` (not zero).
+pub(crate) fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
+
+/// A random box on `grid` with sides of 2 to `most_side` cells (one layer on a planar
+/// grid), about one cell in `one_in` a hole.
+pub(crate) fn board_with_holes(
+    grid: crate::grid::Grid,
+    next: &mut impl FnMut() -> u64,
+    most_side: u64,
+    one_in: u64,
+) -> crate::grid::Board {
+    let mut side = || (2 + next() % (most_side - 1)) as usize;
+    let (w, h) = (side(), side());
+    let d = if grid.is_planar() { 1 } else { side() };
+    let mut board = crate::grid::Board::cuboid(grid, w, h, d);
+    for c in 0..board.cells.len() {
+        if next() % one_in == 0 {
+            board.cells[c] = false;
+        }
+    }
+    board
+}
+
 /// Every shipped puzzle file (`data/*.puz`), parsed, with its name, in name order.
 pub(crate) fn shipped_puzzles() -> Vec<(String, crate::Puzzle)> {
     let dir = format!("{}/data", env!("CARGO_MANIFEST_DIR"));

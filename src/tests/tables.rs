@@ -745,13 +745,7 @@ fn the_bit_tiler_agrees_with_the_list_tiler() {
     use crate::puzzle::Puzzle;
     use crate::tables::fill::{tileable, Tiler};
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = super::xorshift(0x9e37_79b9_7f4a_7c15);
     for file in [
         "pentomino-6x10.puz",
         "tetrahex-7x4.puz",
@@ -819,14 +813,7 @@ fn the_bit_tiler_agrees_with_the_list_tiler() {
 #[test]
 fn fitting_finds_the_placements_of_cells_into() {
     use crate::grid::{orientations, Axes, Board, Locator, Piece};
-    use crate::puzzle::Puzzle;
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = super::xorshift(0x2545_f491_4f6c_dd1d);
     let check = |board: &Board, pieces: &[Piece], what: &str| -> usize {
         let locator = Locator::new(board);
         let (mut by_cells, mut by_fitting) = (Vec::new(), Vec::new());
@@ -853,51 +840,28 @@ fn fitting_finds_the_placements_of_cells_into() {
         }
         served
     };
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "puz"))
-        .collect();
-    files.sort();
     let mut served = 0;
-    for path in &files {
-        let puzzle = Puzzle::load(path).unwrap();
+    let shipped = super::shipped_puzzles();
+    for (name, puzzle) in &shipped {
         for axes in Axes::ALL {
             let (board, _) = puzzle.board.mapped(axes);
-            if board.cells.len() == puzzle.board.cells.len() {
-                let pieces: Vec<Piece> = puzzle
-                    .pieces
-                    .iter()
-                    .map(|p| Piece {
-                        cells: p.cells.iter().map(|&q| axes.apply(q)).collect(),
-                        ..p.clone()
-                    })
-                    .collect();
-                served += check(&board, &pieces, &format!("{} {axes:?}", path.display()));
-            }
+            let pieces: Vec<Piece> = puzzle
+                .pieces
+                .iter()
+                .map(|p| Piece {
+                    cells: p.cells.iter().map(|&q| axes.apply(q)).collect(),
+                    ..p.clone()
+                })
+                .collect();
+            served += check(&board, &pieces, &format!("{name} {axes:?}"));
         }
     }
     // Random boards with holes, on every grid, with each file's pieces of that grid.
-    for path in &files {
-        let puzzle = Puzzle::load(path).unwrap();
-        let grid = puzzle.board.grid;
+    for (name, puzzle) in &shipped {
         for _ in 0..6 {
-            let (w, h, d) = match grid {
-                Grid::Cubic => (2 + next() % 3, 2 + next() % 3, 2 + next() % 3),
-                _ => (2 + next() % 7, 2 + next() % 7, 1),
-            };
-            let mut board = Board::cuboid(grid, w as usize, h as usize, d as usize);
-            for c in 0..board.cells.len() {
-                if next() % 5 == 0 {
-                    board.cells[c] = false;
-                }
-            }
-            served += check(
-                &board,
-                &puzzle.pieces,
-                &format!("{} random", path.display()),
-            );
+            let most = if puzzle.board.grid.is_planar() { 8 } else { 4 };
+            let board = super::board_with_holes(puzzle.board.grid, &mut next, most, 5);
+            served += check(&board, &puzzle.pieces, &format!("{name} random"));
         }
     }
     assert!(served > 1000, "only {served} shapes served by bit sets");
