@@ -700,6 +700,28 @@ impl<'a> Locator<'a> {
     }
 }
 
+impl Locator<'_> {
+    /// The cells of `shape` anchored at `anchor` into `cells` (cleared first), read
+    /// through `fitting` (the shape's [`Locator::fitting`]) when there is one, else
+    /// placed point by point: whether it lies on the board there.
+    pub fn cells_through(
+        &self,
+        fitting: Option<&Fitting>,
+        shape: &[Point],
+        anchor: usize,
+        cells: &mut Vec<usize>,
+    ) -> bool {
+        match fitting {
+            Some(f) if f.anchors >> anchor & 1 == 1 => {
+                f.cells_into(self, anchor, cells);
+                true
+            }
+            Some(_) => false,
+            None => self.cells_into(shape, anchor, cells),
+        }
+    }
+}
+
 impl Fitting {
     /// The cells of the placement anchored at `anchor` (one of [`Fitting::anchors`]),
     /// in the shape's order, into `cells` (cleared first), as

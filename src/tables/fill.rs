@@ -85,15 +85,9 @@ impl<B: CellBits> Tiler<B> {
         for anchor in (0..n).filter(|&c| board.board.has(c)) {
             for (piece, shapes) in orients.iter().enumerate() {
                 for (shape, fitting) in shapes.iter().zip(&fittings[piece]) {
-                    match fitting {
-                        Some(f) if f.anchors >> anchor & 1 == 1 => {
-                            f.cells_into(board, anchor, &mut cells)
-                        }
-                        Some(_) => continue,
-                        None if !board.cells_into(shape, anchor, &mut cells) => continue,
-                        None => {}
-                    }
-                    if cells.is_empty() {
+                    if !board.cells_through(fitting.as_ref(), shape, anchor, &mut cells)
+                        || cells.is_empty()
+                    {
                         continue;
                     }
                     let bits = cells.iter().fold(B::ZERO, |m, &c| m | B::bit(c));

@@ -240,13 +240,9 @@ fn candidates(
         let base = cell - cell % shift;
         for (piece, piece_orients) in orients.iter().enumerate() {
             for (orientation, o) in piece_orients.iter().enumerate() {
-                match &fittings[piece][orientation] {
-                    Some(f) if f.anchors >> cell & 1 == 1 => {
-                        f.cells_into(locator, cell, &mut covered);
-                    }
-                    Some(_) => continue,
-                    None if !locator.cells_into(o, cell, &mut covered) => continue,
-                    None => {}
+                let fitting = fittings[piece][orientation].as_ref();
+                if !locator.cells_through(fitting, o, cell, &mut covered) {
+                    continue;
                 }
                 if let Some((_, keep)) = restrict.filter(|r| r.0 == piece) {
                     sorted.clone_from(&covered);
@@ -472,13 +468,13 @@ impl<'a> Pruner<'a> {
     /// (see [`super::Placement::islands`]).
     fn islands(&mut self, piece: usize, cell: usize, covered: &[usize]) -> Option<u64> {
         let placement = (piece, cell, covered);
+        // Empty without bit sets, where the lists judge.
+        let connected = self.south_connected.get(cell) == Some(&true);
         match &self.masks {
             Masks::Word(n, cells) => {
-                let connected = self.south_connected[cell];
                 Pruner::islands_by_masks(&mut self.fill, (n, *cells), connected, placement)
             }
             Masks::Wide(n, cells) => {
-                let connected = self.south_connected[cell];
                 Pruner::islands_by_masks(&mut self.fill, (n, *cells), connected, placement)
             }
             Masks::None => self.islands_by_lists(piece, cell, covered),
