@@ -35,29 +35,12 @@ pub const LOOK_BITS: usize = 6;
 /// per orbit of a symmetry group, for the piece that breaks it).
 pub type Restriction<'a> = (usize, &'a [Vec<usize>]);
 
-/// One placement before pruning: its anchor cell, piece, orientation and where its
-/// cells are in [`Candidates::cells`].
+/// One placement before pruning: its anchor cell, piece and orientation (its cells
+/// are handed over beside it).
 struct Candidate {
     cell: usize,
     piece: usize,
     orientation: u8,
-    covered: std::ops::Range<usize>,
-}
-
-/// The placements before pruning, their cells one after the other in one vector (a
-/// vector each measured as a fifth of the meteor's table building).
-struct Candidates {
-    list: Vec<Candidate>,
-    cells: Vec<usize>,
-}
-
-impl Candidates {
-    /// Each candidate with its cells.
-    fn iter(&self) -> impl Iterator<Item = (&Candidate, &[usize])> {
-        self.list
-            .iter()
-            .map(|c| (c, &self.cells[c.covered.clone()]))
-    }
 }
 
 /// Builds the window tables and the census for `pieces` on `board`, keeping for the
@@ -104,7 +87,6 @@ pub fn generate_oriented(
         }
     }
     let locator = Locator::new(board);
-    let candidates = candidates(&locator, &orients, restrict)?;
 
     let shift = SHIFT_ROWS * width;
     let offsets = board.rows().div_ceil(SHIFT_ROWS);
@@ -126,7 +108,8 @@ pub fn generate_oriented(
         .flat_map(|p| std::iter::repeat_n(p.cells.len(), p.count as usize))
         .collect();
     let mut census = Census {
-        orientations: orients.clone(),
+        // The orientations once the placements are judged.
+        orientations: Vec::new(),
         before: vec![vec![0; ncells]; pieces.len()],
         after: vec![vec![0; ncells]; pieces.len()],
     };
@@ -156,13 +139,15 @@ pub fn generate_oriented(
         not_cells: Vec::new(),
         pockets: PocketTables::default(),
     };
-    let mut pruner = Pruner::new(&locator, pieces, orients, &sizes);
-    for (c, covered) in candidates.iter() {
+    let mut pruner = Pruner::new(&locator, pieces, &orients, &sizes);
+    // Each placement is judged as it is found, not listed first: a list of them all
+    // is fresh memory, each page of it a fault.
+    candidates(&locator, &orients, restrict, |c, covered| {
         census.before[c.piece][c.cell] += 1;
         let islands = if prune {
             match pruner.islands(c.piece, c.cell, covered) {
                 Some(islands) => islands,
-                None => continue,
+                None => return,
             }
         } else {
             0
@@ -175,7 +160,7 @@ pub fn generate_oriented(
         t.masks[s] = window_mask(covered, offset * shift);
         t.islands[s] = islands;
         t.orientation_of[s] = c.orientation;
-    }
+    })?;
     t.used_slots = t.counts.iter().map(|&c| ((1u64 << c) - 1) as u32).collect();
     t.can_fit = can_fit(&t, ncells);
     t.placeable_from = placeable_from(&t, ncells);
@@ -196,6 +181,7 @@ pub fn generate_oriented(
         t.pockets
             .add_deltas(board, shift, &t.layout, &t.masks, &t.counts);
     }
+    census.orientations = orients;
     Ok((t, census))
 }
 
@@ -205,28 +191,18 @@ fn window_mask(covered: &[usize], base: usize) -> u64 {
 }
 
 /// Every placement on the board, in table order (window position, anchor, piece,
-/// orientation), less those `restrict` drops; an error if one does not fit the window.
+/// orientation), less those `restrict` drops, each handed to `each` with its cells; an
+/// error if one does not fit the window.
 fn candidates(
     locator: &Locator,
     orients: &[Vec<Vec<Point>>],
     restrict: Option<Restriction>,
-) -> Result<Candidates, TablesError> {
+    mut each: impl FnMut(&Candidate, &[usize]),
+) -> Result<(), TablesError> {
     let board = locator.board;
     let width = board.width;
     let shift = SHIFT_ROWS * width;
     let window_rows = 64 / width;
-    // At most one placement per board cell and orientation: room for them all up
-    // front, as growing the vectors copied them over and over.
-    let most = board.cells.len() * orients.iter().map(Vec::len).sum::<usize>();
-    let most_cells: usize = orients
-        .iter()
-        .map(|o| o.iter().map(Vec::len).sum::<usize>())
-        .sum::<usize>()
-        * board.cells.len();
-    let mut out = Candidates {
-        list: Vec::with_capacity(most),
-        cells: Vec::with_capacity(most_cells),
-    };
     let (mut covered, mut sorted) = (Vec::new(), Vec::new());
     // Where each orientation lies, for every anchor at once where the board allows.
     let fittings: Vec<Vec<_>> = orients
@@ -261,18 +237,16 @@ fn candidates(
                         rows: (top - base) / width + 1,
                     });
                 }
-                let start = out.cells.len();
-                out.cells.extend_from_slice(&covered);
-                out.list.push(Candidate {
+                let c = Candidate {
                     cell,
                     piece,
                     orientation: orientation as u8,
-                    covered: start..out.cells.len(),
-                });
+                };
+                each(&c, &covered);
             }
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Island pruning: which placements wall off a region the other pieces cannot fill,
@@ -309,7 +283,7 @@ fn cell_bits<B: CellBits>(board: &Board) -> B {
 /// What judges one closed region: the sizes and exact tilings of the other pieces.
 struct Fill<'a> {
     board: &'a Locator<'a>,
-    orients: Vec<Vec<Vec<Point>>>,
+    orients: &'a [Vec<Vec<Point>>],
     /// Per piece, the sizes the other pieces can fill.
     other_sizes: Vec<u64>,
     available: Vec<u32>,
@@ -335,7 +309,7 @@ impl Fill<'_> {
         self.region.clear();
         cells(&mut self.region);
         self.available[piece] -= 1;
-        let ok = tileable(self.board, &self.region, &self.orients, &mut self.available);
+        let ok = tileable(self.board, &self.region, self.orients, &mut self.available);
         self.available[piece] += 1;
         ok
     }
@@ -345,7 +319,7 @@ impl<'a> Pruner<'a> {
     fn new(
         board: &'a Locator<'a>,
         pieces: &[Piece],
-        orients: Vec<Vec<Vec<Point>>>,
+        orients: &'a [Vec<Vec<Point>>],
         sizes: &[usize],
     ) -> Pruner<'a> {
         let other_sizes = pieces
@@ -630,10 +604,10 @@ mod tests {
                 .iter()
                 .flat_map(|p| std::iter::repeat_n(p.cells.len(), p.count as usize))
                 .collect();
-            let mut pruner = Pruner::new(&locator, &puzzle.pieces, orients.clone(), &sizes);
+            let mut pruner = Pruner::new(&locator, &puzzle.pieces, &orients, &sizes);
             assert!(!matches!(pruner.masks, Masks::None), "{file}: no bit sets");
             let (mut kept, mut pruned) = (0, 0);
-            for (c, covered) in candidates(&locator, &orients, None).unwrap().iter() {
+            candidates(&locator, &orients, None, |c, covered| {
                 let by_masks = pruner.islands(c.piece, c.cell, covered);
                 let by_lists = pruner.islands_by_lists(c.piece, c.cell, covered);
                 assert_eq!(by_masks, by_lists, "{file}: {covered:?}");
@@ -642,7 +616,8 @@ mod tests {
                 } else {
                     pruned += 1;
                 }
-            }
+            })
+            .unwrap();
             assert!(kept > 0, "{file}: nothing kept");
             pruned_somewhere |= pruned > 0;
         }
@@ -675,8 +650,8 @@ mod tests {
                     .map(|p| orientations(grid, &p.cells, p.motion))
                     .collect();
                 let sizes: Vec<usize> = puzzle.pieces.iter().map(|p| p.cells.len()).collect();
-                let mut pruner = Pruner::new(&locator, &puzzle.pieces, orients.clone(), &sizes);
-                for (c, covered) in candidates(&locator, &orients, None).unwrap().iter() {
+                let mut pruner = Pruner::new(&locator, &puzzle.pieces, &orients, &sizes);
+                candidates(&locator, &orients, None, |c, covered| {
                     if pruner.south_connected[c.cell] {
                         joined_south += 1;
                     } else {
@@ -685,7 +660,8 @@ mod tests {
                     let by_masks = pruner.islands(c.piece, c.cell, covered);
                     let by_lists = pruner.islands_by_lists(c.piece, c.cell, covered);
                     assert_eq!(by_masks, by_lists, "{file} on {board:?}: {covered:?}");
-                }
+                })
+                .unwrap();
             }
         }
         assert!(
