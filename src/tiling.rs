@@ -749,7 +749,7 @@ impl TilingSolver {
         if cells[cells.len() - 1] >= window.cells() {
             return Some("a row is past the board's last");
         }
-        Above::new(&window, &cells).is_none().then_some(
+        (!Above::serves(&window, &cells)).then_some(
             "a row's overhang is too wide (at most 48 cells, in one window with the row: those a placement south of it can reach, and those of the piece placed first)",
         )
     }

@@ -599,21 +599,11 @@ impl Above {
         splits: &[usize],
         words: usize,
     ) -> Option<Above> {
-        let cells = window.cells();
-        let qualifies = qualifies(window)
-            && !splits.is_empty()
-            && splits.windows(2).all(|w| w[0] < w[1])
-            && splits[0] > 0
-            && splits[splits.len() - 1] < cells;
-        if !qualifies {
-            return None;
-        }
         let width = window.width();
-        let reach = Reach::of(window);
-        let splits = splits
-            .iter()
-            .map(|&cell| Edge::of(window, &reach, cell).map(|edge| Split::at(edge, width)))
-            .collect::<Option<Vec<Split>>>()?;
+        let splits = edges(window, splits)?
+            .into_iter()
+            .map(|edge| Split::at(edge, width))
+            .collect();
         Some(Above {
             splits,
             arena: ZeroedWords::new(words),
@@ -630,6 +620,12 @@ impl Above {
                 .filter(|&f| f != 0)
                 .collect(),
         })
+    }
+
+    /// Whether [`Above::new`] would serve `window` split before each cell of `splits`,
+    /// without mapping its tables.
+    pub fn serves<L: Lane, const K: usize>(window: &Window<L, K>, splits: &[usize]) -> bool {
+        edges(window, splits).is_some()
     }
 
     /// How much of the arena the blocks took, and whether some were not kept.
@@ -889,6 +885,24 @@ impl Above {
     fn word_pair(&self, i: usize) -> u64 {
         u64::from(self.word(i)) | u64::from(self.word(i + 1)) << 32
     }
+}
+
+/// The edges of `window` split before each cell of `splits`, if the split search
+/// serves them all (see the module docs).
+fn edges<L: Lane, const K: usize>(window: &Window<L, K>, splits: &[usize]) -> Option<Vec<Edge>> {
+    let qualifies = qualifies(window)
+        && !splits.is_empty()
+        && splits.windows(2).all(|w| w[0] < w[1])
+        && splits[0] > 0
+        && splits[splits.len() - 1] < window.cells();
+    if !qualifies {
+        return None;
+    }
+    let reach = Reach::of(window);
+    splits
+        .iter()
+        .map(|&cell| Edge::of(window, &reach, cell))
+        .collect()
 }
 
 /// `window` searched above a split: a full board is a completion whatever pieces it
