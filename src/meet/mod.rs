@@ -518,18 +518,21 @@ impl Block {
         at
     }
 
-    /// A block with room for more than the largest the meteor puzzle builds, so the
-    /// searches above do not grow it in the common case.
+    /// A block with room for a common one (on the meteor board nearly all hold a few
+    /// entries): a larger one grows it, and the split's later blocks keep the room. Room
+    /// for the largest up front cost more: each split's vectors spanned pages of their
+    /// own, which a fresh process pays a fault for even when they stay unused (as
+    /// `copies` does without copies).
     fn reserved() -> Block {
         Block {
-            used: Vec::with_capacity(1024),
-            copies: Vec::with_capacity(1024),
-            links: Vec::with_capacity(1024),
-            steps: Vec::with_capacity(4096),
+            used: Vec::with_capacity(64),
+            copies: Vec::new(),
+            links: Vec::with_capacity(64),
+            steps: Vec::with_capacity(256),
             // A path places each piece once, or as often as it has copies: 32 steps
             // serve every set without copies.
             path: Vec::with_capacity(32),
-            order: Vec::with_capacity(1024),
+            order: Vec::with_capacity(64),
         }
     }
 
