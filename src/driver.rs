@@ -41,6 +41,7 @@
 //! observer of [`run_observed`] hears of each task merged, in order, to write such a
 //! checkpoint.
 
+use std::collections::VecDeque;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -520,8 +521,11 @@ pub(crate) fn run_one<S: Search>(
 
 /// Task results not yet merged, and what finished tasks hold (for abandoning).
 struct Results<R> {
-    /// Per task: `None` until it finishes; then `Some(None)` if it was skipped.
-    results: Vec<Option<Option<R>>>,
+    /// Per task from `merged` on, as far as the last finished: `None` until it
+    /// finishes; then `Some(None)` if it was skipped. Tasks are claimed in order, so
+    /// this holds about as many as there are threads, not a slot for every task, each
+    /// page of which a fresh process pays a fault for.
+    pending: VecDeque<Option<Option<R>>>,
     /// Solutions each finished task holds.
     counts: Vec<u64>,
     /// Tasks merged so far: every task before it.
@@ -571,7 +575,7 @@ where
     let next = AtomicUsize::new(0);
     let abandoned_from = AtomicUsize::new(usize::MAX);
     let board = Mutex::new(Results {
-        results: (0..tasks).map(|_| None).collect(),
+        pending: VecDeque::new(),
         counts: vec![0; tasks],
         merged: 0,
     });
@@ -592,7 +596,11 @@ where
                 b.counts[index] = result.as_ref().map_or(0, |r| r.count);
                 abandoned_from.fetch_min(b.abandoned_from(limit), Ordering::Relaxed);
             }
-            b.results[index] = Some(result);
+            let at = index - b.merged;
+            if b.pending.len() <= at {
+                b.pending.resize_with(at + 1, || None);
+            }
+            b.pending[at] = Some(result);
         }
         after();
     };
@@ -602,9 +610,9 @@ where
         while merging {
             let ready = {
                 let mut b = board.lock().unwrap_or_else(|e| e.into_inner());
-                let at = b.merged;
-                match b.results.get_mut(at).and_then(Option::take) {
+                match b.pending.front_mut().and_then(Option::take) {
                     Some(r) => {
+                        b.pending.pop_front();
                         b.merged += 1;
                         r
                     }
