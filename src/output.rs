@@ -314,6 +314,16 @@ pub fn solve_tiling(
             }
         }
     }
+    if let Some((piece, stated)) = solver.first_piece() {
+        let name = &puzzle.pieces[piece].name;
+        if request.format == Format::Json {
+            extra.insert("first_piece".into(), json!(name));
+            extra.insert("first_stated".into(), stated.into());
+        } else if request.stats && stated {
+            // Not chosen: the file's `first:` statement gave it.
+            eprintln!("first piece: {name}, restricted by symmetry, as the file states (no other measured)");
+        }
+    }
     if let Some(o) = solver.orientations() {
         if request.format == Format::Json {
             extra.insert("orientation".into(), o.json());

@@ -161,6 +161,15 @@ pub enum TilingError {
         /// Whether the puzzle file stated them ([`Splitting::Stated`]).
         stated: bool,
     },
+    /// The file's `first:` statement names a piece the search cannot restrict by the
+    /// board's symmetries.
+    #[error("the piece placed first (the file's first: statement) cannot be {name}: {why}; expected a piece with one copy that every symmetry of the board maps to itself")]
+    FirstPiece {
+        /// The piece named.
+        name: String,
+        /// Why it cannot be.
+        why: &'static str,
+    },
     /// [`Mode::Distinct`] needs a piece that breaks the symmetry.
     #[error(
         "counting distinct solutions needs a piece with one copy that every symmetry of \
@@ -405,7 +414,9 @@ impl TilingSolver {
         let lanes = LaneTables::new(&tables);
         let first = search::first_steps(&tables);
         let (first_restriction, restricted_slots) = match &mut setup.classes {
-            Some(classes) => classes.restrict_second(&tables, &first),
+            Some(classes) => {
+                classes.restrict_second(&tables, &first, (&setup.board, &setup.orients))
+            }
             None => (Vec::new(), Vec::new()),
         };
         let mut solver = TilingSolver {
@@ -467,6 +478,14 @@ impl TilingSolver {
     /// [`TilingSolver::set_splitting`] set.
     pub fn splitting(&self) -> &Splitting {
         &self.splitting
+    }
+
+    /// The piece the search restricts by the board's symmetries and places first (its
+    /// index in the puzzle), and whether the puzzle stated it (`first:`); `None` when
+    /// no piece is restricted.
+    pub fn first_piece(&self) -> Option<(usize, bool)> {
+        let classes = self.setup.classes.as_ref()?;
+        Some((classes.restricted().0, classes.stated))
     }
 
     /// The puzzle's `(width, height)` when its square or triangle board is searched
@@ -913,10 +932,12 @@ impl Setup {
             &setup.pieces,
             &setup.orients,
             puzzle.allow_leftover,
+            puzzle.first,
         );
         setup.classes = match classes {
             Ok(c) if mode == Mode::Distinct || c.group.order() > 1 => Some(c),
             Ok(_) => None,
+            Err(e @ TilingError::FirstPiece { .. }) => return Err(e),
             Err(e) if mode == Mode::Distinct => return Err(e),
             Err(_) => None,
         };
@@ -985,7 +1006,7 @@ impl Setup {
             return Ok((tables, census));
         };
         let first = search::first_steps(&tables);
-        if classes.candidates.len() < 2 || first.is_empty() {
+        if classes.stated || classes.candidates.len() < 2 || first.is_empty() {
             return Ok((tables, census));
         }
         let lanes = LaneTables::new(&tables);
@@ -1109,7 +1130,7 @@ impl Setup {
     pub(crate) fn second_piece(&mut self, tables: &Tables) -> Option<(usize, usize, usize)> {
         let classes = self.classes.as_mut()?;
         let first = search::first_steps(tables);
-        let (per_first, _) = classes.restrict_second(tables, &first);
+        let (per_first, _) = classes.restrict_second(tables, &first, (&self.board, &self.orients));
         let second = classes.seconds.first()?;
         let piece = usize::from(classes.labels.owner[usize::from(second.label)]);
         let below = per_first.iter().filter(|&&k| k > 0).count();
@@ -1398,10 +1419,18 @@ struct Classes {
     /// Every piece every symmetry maps to itself (it has one copy), with its
     /// representatives (one placement per orbit, as sorted cell lists, sorted), fewest
     /// first: the pieces that could be restricted to one placement per orbit. Past the
-    /// first [`FIRST_CANDIDATES`], which alone may be restricted, not listed.
+    /// first [`FIRST_CANDIDATES`], which alone may be restricted, not listed. When the
+    /// puzzle states its first piece, that one first, listed, and the others in piece
+    /// order, not listed.
     candidates: Vec<(usize, Representatives)>,
+    /// Per candidate, how many representatives it has, where they were found (all but
+    /// the stated piece's when the puzzle states one).
+    known: Vec<Option<usize>>,
     /// The candidate restricted ([`Setup::run_tables`] picks it).
     chosen: usize,
+    /// Whether the puzzle stated the piece restricted (`first:`): then it is the first
+    /// candidate and none is measured.
+    stated: bool,
     labels: CopyLabels,
     /// The first placements below which a second piece is restricted
     /// ([`Classes::restrict_second`]), sorted by their cells.
@@ -1474,16 +1503,41 @@ impl Representatives {
     }
 }
 
+/// One placement per orbit of `group` among the placements of a piece whose
+/// orientations are `orients`: as bit sets where the board's box allows, else as sorted
+/// cell lists (see [`Representatives`]).
+fn representatives(
+    group: &Group,
+    locator: &grid::Locator,
+    orients: &[Vec<Point>],
+) -> Result<Vec<u128>, Vec<Vec<usize>>> {
+    match grid::placement_bits_of(locator, orients) {
+        Some(bits) => Ok(group.orbit_representative_bits(&bits)),
+        None => Err(group.orbit_representatives(&grid::placement_lists_of(locator, orients))),
+    }
+}
+
 impl Classes {
-    /// The classes of `pieces` (whose orientations are `orients`) on `board`.
+    /// The classes of `pieces` (whose orientations are `orients`) on `board`, with the
+    /// piece `first` restricted if the puzzle states one.
     fn new(
         board: &Board,
         pieces: &[Piece],
         orients: &[Vec<Vec<Point>>],
         allow_leftover: bool,
+        first: Option<usize>,
     ) -> Result<Classes, TilingError> {
+        let refuse = |why| {
+            let name = first.map_or_else(String::new, |p| pieces[p].name.clone());
+            Err(TilingError::FirstPiece { name, why })
+        };
         // With pieces left over, the restricted piece might be one of them.
         if allow_leftover {
+            if first.is_some() {
+                return refuse(
+                    "pieces may be left over, and the piece placed first might be one of them",
+                );
+            }
             return Err(TilingError::NoSymmetryPiece);
         }
         let mut elements: Vec<(Vec<u32>, Vec<u16>)> = Vec::new();
@@ -1502,24 +1556,43 @@ impl Classes {
         let (perms, piece_maps): (Vec<Vec<u32>>, Vec<Vec<u16>>) = elements.into_iter().unzip();
         let group = Group::new(perms);
         let locator = grid::Locator::new(board);
-        let mut found: Vec<_> = pieces
-            .iter()
-            .enumerate()
-            .filter(|&(i, piece)| piece.count == 1 && piece_maps.iter().all(|m| m[i] as usize == i))
-            .map(|(i, _)| {
-                let reps = match grid::placement_bits_of(&locator, &orients[i]) {
-                    Some(bits) => Ok(group.orbit_representative_bits(&bits)),
-                    None => Err(group
-                        .orbit_representatives(&grid::placement_lists_of(&locator, &orients[i]))),
-                };
+        let qualifies =
+            |i: usize| pieces[i].count == 1 && piece_maps.iter().all(|m| m[i] as usize == i);
+        if let Some(p) = first {
+            if pieces[p].count != 1 {
+                return refuse("it has more than one copy");
+            }
+            if !qualifies(p) {
+                return refuse("a symmetry of the board maps it to another piece");
+            }
+        }
+        let mut found: Vec<_> = (0..pieces.len())
+            .filter(|&i| qualifies(i))
+            .map(|i| {
+                // A stated first piece's alone: the others are candidates for the second
+                // piece restricted, which needs no representatives.
+                let reps = (first.is_none() || first == Some(i))
+                    .then(|| representatives(&group, &locator, &orients[i]));
                 (i, reps)
             })
             .collect();
-        // Fewest representatives first: the strongest restriction at the root.
-        found.sort_by_key(|(i, reps)| (reps.as_ref().map_or_else(Vec::len, Vec::len), *i));
+        let count = |reps: &Option<Result<Vec<u128>, Vec<Vec<usize>>>>| {
+            reps.as_ref()
+                .map_or(0, |r| r.as_ref().map_or_else(Vec::len, Vec::len))
+        };
+        match first {
+            // Fewest representatives first: the strongest restriction at the root.
+            None => found.sort_by_key(|(i, reps)| (count(reps), *i)),
+            // The stated piece first, the others in piece order.
+            Some(p) => found.sort_by_key(|&(i, _)| i != p),
+        }
         if found.is_empty() {
             return Err(TilingError::NoSymmetryPiece);
         }
+        let known = found
+            .iter()
+            .map(|(_, reps)| reps.is_some().then(|| count(reps)))
+            .collect();
         // Lists of those that may be restricted: a tenth of the meteor's setup went on
         // listing every piece's.
         let candidates = found
@@ -1528,12 +1601,13 @@ impl Classes {
             .map(|(k, (i, reps))| {
                 let reps = match reps {
                     _ if k >= FIRST_CANDIDATES => Representatives::Unlisted,
-                    Ok(mut bits) => {
+                    None => Representatives::Unlisted,
+                    Some(Ok(mut bits)) => {
                         bits.sort_unstable_by_key(|&b| grid::list_order(b));
                         Representatives::Listed(bits.into_iter().map(grid::cells_of_bits).collect())
                     }
                     // Found in the sorted placements' order: sorted.
-                    Err(lists) => Representatives::Listed(lists),
+                    Some(Err(lists)) => Representatives::Listed(lists),
                 };
                 (i, reps)
             })
@@ -1542,7 +1616,9 @@ impl Classes {
             group,
             piece_maps,
             candidates,
+            known,
             chosen: 0,
+            stated: first.is_some(),
             labels: CopyLabels::new(pieces),
             seconds: Vec::new(),
         })
@@ -1557,7 +1633,12 @@ impl Classes {
     /// meets it. Returns, per first step, its restriction (0: none; `k`: block
     /// `k - 1`), and the blocks: the tables' `used_slots` with the slots dropped
     /// cleared. Records what [`Classes::judge`] needs to keep one solution per class.
-    fn restrict_second(&mut self, tables: &Tables, first: &[Step]) -> (Vec<u16>, Vec<u32>) {
+    fn restrict_second(
+        &mut self,
+        tables: &Tables,
+        first: &[Step],
+        (board, orients): (&Board, &[Vec<Vec<Point>>]),
+    ) -> (Vec<u16>, Vec<u32>) {
         self.seconds.clear();
         let (restricted, _) = self.restricted();
         let layout = tables.layout;
@@ -1571,24 +1652,44 @@ impl Classes {
                 mask &= mask - 1;
             }
         };
-        let counted: Vec<(usize, usize)> = self
+        let counted: Vec<(usize, usize, Option<usize>)> = self
             .candidates
             .iter()
-            .filter(|&&(piece, _)| piece != restricted)
-            .map(|&(piece, _)| {
+            .zip(&self.known)
+            .filter(|&(&(piece, _), _)| piece != restricted)
+            .map(|(&(piece, _), &known)| {
                 let placements = (0..tables.offsets)
                     .flat_map(|o| (0..layout.anchors).map(move |a| (o, a)))
                     .map(|(o, a)| tables.counts[layout.group(o, a, piece)] as usize)
                     .sum();
-                (placements, piece)
+                (placements, piece, known)
             })
             .collect();
-        // The most placements; the first candidate on a tie.
-        let Some(&(_, piece)) = counted
-            .iter()
-            .reduce(|best, c| if c.0 > best.0 { c } else { best })
-        else {
+        // The most placements; on a tie the fewest representatives, then the lowest
+        // piece: the first of the tied candidates in the order the solver sorts them
+        // when it chooses the first piece itself (when the puzzle states it, the others'
+        // representatives are counted here, and only on a tie).
+        let Some(most) = counted.iter().map(|c| c.0).max() else {
             return (Vec::new(), Vec::new());
+        };
+        let tied: Vec<_> = counted.iter().filter(|c| c.0 == most).collect();
+        let piece = if tied.len() == 1 {
+            tied[0].1
+        } else {
+            let locator = grid::Locator::new(board);
+            let reps = |piece: usize, known: Option<usize>| {
+                known.unwrap_or_else(|| {
+                    match representatives(&self.group, &locator, &orients[piece]) {
+                        Ok(bits) => bits.len(),
+                        Err(lists) => lists.len(),
+                    }
+                })
+            };
+            tied.iter()
+                .map(|&&(_, piece, known)| (reps(piece, known), piece))
+                .min()
+                .expect("a tied candidate")
+                .1
         };
         // Its placements: (group, slot), and their cells, `size` apart.
         let (mut slots, mut cells) = (Vec::new(), Vec::new());

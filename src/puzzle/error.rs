@@ -169,18 +169,24 @@ pub enum PuzzleErrorKind {
         first_column: usize,
     },
 
-    #[error("unknown keyword '{word}'; expected name, grid, leftover, motion, board or piece")]
+    #[error(
+        "unknown keyword '{word}'; expected name, grid, leftover, motion, split, first, board \
+         or piece"
+    )]
     UnknownKeyword { word: String },
 
-    #[error("expected a keyword (name, grid, leftover, motion, board or piece) before ':'")]
+    #[error(
+        "expected a keyword (name, grid, leftover, motion, split, first, board or piece) \
+         before ':'"
+    )]
     MissingKeyword,
 
     #[error("expected ':' after '{text}'")]
     MissingColon { text: String },
 
     #[error(
-        "expected a line 'KEYWORD: ...' (name, grid, leftover, motion, split, board or \
-         piece); a drawing must follow its 'board:' or 'piece NAME:' line with no blank \
+        "expected a line 'KEYWORD: ...' (name, grid, leftover, motion, split, first, board \
+         or piece); a drawing must follow its 'board:' or 'piece NAME:' line with no blank \
          line between"
     )]
     StrayLine,
@@ -242,6 +248,21 @@ pub enum PuzzleErrorKind {
         word: String,
         expected: &'static str,
     },
+
+    #[error("'first: {name}' names no piece of the file; expected the name of a piece")]
+    UnknownFirstPiece { name: String },
+
+    #[error(
+        "'first: {name}' names a piece with {count} copies; expected a piece with one copy \
+         (the search keeps one placement per orbit of the piece placed first)"
+    )]
+    FirstPieceCopies { name: String, count: u32 },
+
+    #[error(
+        "'first: {name}' with 'leftover: allowed'; expected no 'first:' line (the piece \
+         placed first might be one left over)"
+    )]
+    FirstWithLeftover { name: String },
 
     #[error("duplicate '{keyword}:' line (the first is on line {first_line}); expected one")]
     Duplicate { keyword: String, first_line: usize },

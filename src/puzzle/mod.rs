@@ -2,9 +2,10 @@
 //!
 //! This module owns the format (`docs/puzzle-format.md` is the full reference) and
 //! turns a file into a [`Puzzle`]: a grid, a [`Board`] and a list of [`Piece`]s in the
-//! generator's types. It knows nothing of tables or the search, except to carry the
-//! rows a file says its search splits before (`split:`, a [`Splitting`] the solver
-//! takes as its default).
+//! generator's types. It knows nothing of tables or the search, except to carry two
+//! hints a file may give it: the rows its search splits before (`split:`, a
+//! [`Splitting`] the solver takes as its default) and the piece it places first
+//! (`first:`).
 //!
 //! ```text
 //! # Comments start with '#'.
@@ -13,6 +14,7 @@
 //! leftover: forbidden        # optional; 'allowed' lets pieces cover more than the board
 //! motion: free               # optional default for pieces: free, one-sided, fixed, mirror
 //! split: auto                # optional: auto, off, or rows such as 4,5,6 (no measuring)
+//! first: P                   # optional: the piece restricted by symmetry, placed first
 //!
 //! board:                     # the drawing follows, up to a blank line
 //! xxx
@@ -85,6 +87,9 @@ pub struct Puzzle {
     /// (`auto`, `off`, or rows as [`Splitting::Stated`]); [`Splitting::Auto`] without
     /// one.
     pub split: Splitting,
+    /// The piece (by index) the file's `first:` statement says the search restricts by
+    /// the board's symmetries and places first, rather than the solver choosing it.
+    pub first: Option<usize>,
 }
 
 impl Puzzle {
@@ -96,6 +101,7 @@ impl Puzzle {
             pieces,
             allow_leftover: false,
             split: Splitting::Auto,
+            first: None,
         }
     }
 
@@ -174,6 +180,9 @@ impl Puzzle {
         }
         if self.split != Splitting::Auto {
             out.push_str(&format!("split: {}\n", self.split));
+        }
+        if let Some(first) = self.first {
+            out.push_str(&format!("first: {}\n", self.pieces[first].name));
         }
         out.push_str("\nboard:\n");
         let width = self.board.width.max(1);

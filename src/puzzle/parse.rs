@@ -72,6 +72,8 @@ struct Parser<'a> {
     leftover: Setting<bool>,
     motion: Setting<Motion>,
     split: Setting<Splitting>,
+    /// `first:`: the piece's name and where it stands.
+    first: Option<(String, Pos)>,
     board: Option<BoardDecl>,
     pieces: Vec<PieceDecl>,
     open: Option<Open>,
@@ -86,6 +88,7 @@ pub(super) fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
         leftover: None,
         motion: None,
         split: None,
+        first: None,
         board: None,
         pieces: Vec::new(),
         open: None,
@@ -151,8 +154,8 @@ fn parse_count(text: &str) -> Result<u32, PuzzleErrorKind> {
     }
 }
 
-const KEYWORDS: [&str; 7] = [
-    "name", "grid", "leftover", "motion", "split", "board", "piece",
+const KEYWORDS: [&str; 8] = [
+    "name", "grid", "leftover", "motion", "split", "first", "board", "piece",
 ];
 
 /// `split:`'s value: `auto`, `off`, or rows in the split search's order
@@ -391,6 +394,7 @@ impl Parser<'_> {
             "leftover" => self.leftover.map(|s| s.1),
             "motion" => self.motion.map(|s| s.1),
             "split" => self.split.as_ref().map(|s| s.1),
+            "first" => self.first.as_ref().map(|f| f.1.line),
             _ => self.board.as_ref().map(|b| b.header.line),
         };
         if let Some(first_line) = first_line {
@@ -425,6 +429,24 @@ impl Parser<'_> {
             };
             let split = parse_split(value).map_err(|kind| self.at(line, column, kind))?;
             self.split = Some((split, line));
+            return Ok(());
+        }
+        if keyword == "first" {
+            let Some(&(name, column)) = value_words.first() else {
+                let kind = PuzzleErrorKind::MissingValue {
+                    keyword: keyword.into(),
+                    expected: "the name of a piece",
+                };
+                return Err(self.at(line, colon + 1, kind));
+            };
+            if let Some(&(word, column)) = value_words.get(1) {
+                let kind = PuzzleErrorKind::Unexpected {
+                    word: word.into(),
+                    expected: "the end of the line (one piece name)",
+                };
+                return Err(self.at(line, column, kind));
+            }
+            self.first = Some((name.to_string(), Pos { line, column }));
             return Ok(());
         }
         if keyword == "board" {
@@ -605,6 +627,10 @@ impl Parser<'_> {
             };
             return Err(self.error(board_decl.header, kind));
         }
+        let first = match &self.first {
+            None => None,
+            Some((name, pos)) => Some(self.first_piece(name, *pos, &pieces, allow_leftover)?),
+        };
         let name = match &self.name {
             Some((name, _)) => name.clone(),
             None => default_name(self.file),
@@ -615,7 +641,36 @@ impl Parser<'_> {
             pieces,
             allow_leftover,
             split: self.split.as_ref().map_or(Splitting::Auto, |s| s.0.clone()),
+            first,
         })
+    }
+
+    /// The piece `first:` names (at `pos`), which must be one of `pieces` with one copy,
+    /// on a puzzle that leaves no piece over (the board's symmetries are checked by the
+    /// solver).
+    fn first_piece(
+        &self,
+        name: &str,
+        pos: Pos,
+        pieces: &[Piece],
+        allow_leftover: bool,
+    ) -> Result<usize, PuzzleError> {
+        let Some(index) = pieces.iter().position(|p| p.name == name) else {
+            let kind = PuzzleErrorKind::UnknownFirstPiece { name: name.into() };
+            return Err(self.error(pos, kind));
+        };
+        if pieces[index].count != 1 {
+            let kind = PuzzleErrorKind::FirstPieceCopies {
+                name: name.into(),
+                count: pieces[index].count,
+            };
+            return Err(self.error(pos, kind));
+        }
+        if allow_leftover {
+            let kind = PuzzleErrorKind::FirstWithLeftover { name: name.into() };
+            return Err(self.error(pos, kind));
+        }
+        Ok(index)
     }
 
     /// The lattice points of a drawing or coordinate list, each with its position in

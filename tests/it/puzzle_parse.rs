@@ -271,6 +271,9 @@ fn coordinate_text(p: &Puzzle) -> String {
         p.split,
         list(board)
     );
+    if let Some(first) = p.first {
+        out.push_str(&format!("first: {}\n", p.pieces[first].name));
+    }
     for piece in &p.pieces {
         let far: Vec<Point> = piece
             .cells
@@ -554,11 +557,13 @@ fn error_unknown_character_in_piece() {
 fn error_unknown_keyword() {
     assert_eq!(
         error("gird: square\n"),
-        "t.puz:1:1: unknown keyword 'gird'; expected name, grid, leftover, motion, board or piece"
+        "t.puz:1:1: unknown keyword 'gird'; expected name, grid, leftover, motion, split, \
+         first, board or piece"
     );
     assert_eq!(
         error("grid: square\n  : x\n"),
-        "t.puz:2:3: expected a keyword (name, grid, leftover, motion, board or piece) before ':'"
+        "t.puz:2:3: expected a keyword (name, grid, leftover, motion, split, first, board or \
+         piece) before ':'"
     );
 }
 
@@ -576,7 +581,7 @@ fn error_missing_colon_and_stray_lines() {
     assert_eq!(
         error("grid: square\nboard:\nxx\n\nxx\n"),
         "t.puz:5:1: expected a line 'KEYWORD: ...' (name, grid, leftover, motion, split, \
-         board or piece); a drawing must follow its 'board:' or 'piece NAME:' line with no \
+         first, board or piece); a drawing must follow its 'board:' or 'piece NAME:' line with no \
          blank line between"
     );
 }
@@ -703,6 +708,51 @@ fn split_statement_values_and_errors() {
             .unwrap_err()
             .to_string(),
         "t.puz:8:1: duplicate 'split:' line (the first is on line 1); expected one"
+    );
+}
+
+#[test]
+fn first_statement_values_and_errors() {
+    let body = "grid: square\nboard:\nxxx\nxxx\n\npiece I:\nxx\n\npiece D: count 2\nx\nx\n";
+    let first = |value: &str| Puzzle::parse(&format!("first: {value}\n{body}"), "t.puz");
+    assert_eq!(Puzzle::parse(body, "t.puz").unwrap().first, None);
+    let p = first("I").unwrap();
+    assert_eq!(p.first, Some(0));
+    // Written back as it was read, and after the pieces as well as before them.
+    assert_eq!(Puzzle::parse(&p.to_text(), "t.puz").unwrap(), p);
+    assert_eq!(
+        Puzzle::parse(&format!("{body}\nfirst: I\n"), "t.puz").unwrap(),
+        p
+    );
+    assert_eq!(
+        first("J").unwrap_err().to_string(),
+        "t.puz:1:8: 'first: J' names no piece of the file; expected the name of a piece"
+    );
+    assert_eq!(
+        first("D").unwrap_err().to_string(),
+        "t.puz:1:8: 'first: D' names a piece with 2 copies; expected a piece with one copy \
+         (the search keeps one placement per orbit of the piece placed first)"
+    );
+    assert_eq!(
+        first("").unwrap_err().to_string(),
+        "t.puz:1:7: missing value after 'first:'; expected the name of a piece"
+    );
+    assert_eq!(
+        first("I D").unwrap_err().to_string(),
+        "t.puz:1:10: unexpected 'D'; expected the end of the line (one piece name)"
+    );
+    assert_eq!(
+        Puzzle::parse(&format!("first: I\n{body}first: I\n"), "t.puz")
+            .unwrap_err()
+            .to_string(),
+        "t.puz:13:1: duplicate 'first:' line (the first is on line 1); expected one"
+    );
+    let leftover =
+        "first: A\ngrid: square\nleftover: allowed\nboard:\nxx\n\npiece A:\nxx\n\npiece B:\nx\n";
+    assert_eq!(
+        Puzzle::parse(leftover, "t.puz").unwrap_err().to_string(),
+        "t.puz:1:8: 'first: A' with 'leftover: allowed'; expected no 'first:' line (the \
+         piece placed first might be one left over)"
     );
 }
 

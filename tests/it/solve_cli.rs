@@ -381,3 +381,138 @@ fn bad_arguments_give_one_line() {
         assert!(line.contains("polytile --help"), "{args:?}: {line:?}");
     }
 }
+
+/// The `restricted_piece` of `polytile tables FILE [MODE] --format json` (`MODE`:
+/// `--distinct`, or empty for all solutions), and the whole JSON; `None` when the
+/// command refuses the file in that mode (no piece can restrict distinct solutions).
+fn restricted_piece(file: &str, mode: &str) -> Option<(Option<usize>, String)> {
+    let mut args = vec!["tables", file, "--format", "json"];
+    if !mode.is_empty() {
+        args.push(mode);
+    }
+    let out = polytile(&args);
+    if !out.status.success() {
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        return None;
+    }
+    let json = String::from_utf8(out.stdout).unwrap();
+    let v: Value = serde_json::from_str(&json).unwrap();
+    Some((v["restricted_piece"].as_u64().map(|p| p as usize), json))
+}
+
+/// `polytile ARGS`' standard output, standard error empty.
+fn stdout_of_cmd(args: &[&str]) -> String {
+    let (out, err) = run_ok(args);
+    assert!(err.is_empty(), "{args:?} wrote to stderr: {err}");
+    out
+}
+
+#[test]
+fn a_stated_first_piece_gives_the_tables_of_the_chosen_one() {
+    // Every shipped file, in both modes: the piece the solver chooses, stated with
+    // `first:`, gives the same tables (restriction, second piece and all), without the
+    // choice.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let mut stated_somewhere = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "puz") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let puzzle = Puzzle::parse(&text, "f.puz").unwrap();
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        // The file as the solver chooses for it: without its own `first:` line (the
+        // meteor's states the solver's choice, which this checks is still that).
+        let unstated: String = text
+            .lines()
+            .filter(|l| !l.starts_with("first:"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let unstated_file = temp_file(&format!("unstated-{name}"), unstated.as_bytes());
+        for mode in ["", "--distinct"] {
+            let file = unstated_file.0.display().to_string();
+            let Some((Some(piece), chosen)) = restricted_piece(&file, mode) else {
+                continue;
+            };
+            if let Some(own) = puzzle.first {
+                assert_eq!(
+                    own, piece,
+                    "{name}: its first: line is not the solver's choice"
+                );
+            }
+            let stated = format!("{unstated}\nfirst: {}\n", puzzle.pieces[piece].name);
+            let temp = temp_file(&format!("first-{name}{mode}"), stated.as_bytes());
+            let (again, json) = restricted_piece(&temp.0.display().to_string(), mode)
+                .unwrap_or_else(|| panic!("{name} {mode}: refused with its piece stated"));
+            assert_eq!(again, Some(piece), "{name} {mode}");
+            // Compared whole, but not printed whole when they differ.
+            assert!(json == chosen, "{name} {mode}: the tables differ");
+            stated_somewhere += 1;
+        }
+    }
+    assert!(stated_somewhere >= 20, "{stated_somewhere}");
+}
+
+#[test]
+fn a_stated_first_piece_is_reported_and_any_qualifying_one_finds_every_solution() {
+    let file = format!("{}/{FILE}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&file).unwrap();
+    let (_, err) = run_ok(&["solve", &file, "--count", "--stats"]);
+    assert!(!err.contains("first piece: "), "{err}");
+    let json = stdout_of_cmd(&["solve", &file, "--count", "--format", "json"]);
+    assert!(json.contains("\"first_stated\":false"), "{json}");
+    // Every piece of the 3 x 20 pentominoes qualifies; each, placed first, gives the 8
+    // solutions (2 distinct).
+    for piece in LETTERS.chars() {
+        let temp = temp_file(
+            &format!("first-{piece}"),
+            format!("{text}\nfirst: {piece}\n").as_bytes(),
+        );
+        let path = temp.0.display().to_string();
+        let (out, err) = run_ok(&["solve", &path, "--count", "--stats"]);
+        assert_eq!(out, "8 solutions\n", "{piece}");
+        assert!(
+            err.contains(&format!(
+                "first piece: {piece}, restricted by symmetry, as the file states"
+            )),
+            "{err}"
+        );
+        let json = stdout_of_cmd(&["solve", &path, "--count", "--distinct", "--format", "json"]);
+        assert!(json.contains("\"solutions\":2"), "{piece}: {json}");
+        assert!(
+            json.contains(&format!(
+                "\"first_piece\":\"{piece}\",\"first_stated\":true"
+            )),
+            "{json}"
+        );
+    }
+}
+
+#[test]
+fn a_first_piece_the_symmetries_move_is_refused() {
+    // One-sided pentominoes: a reflection of the board maps the one-sided F to its mirror
+    // image, another piece, so it cannot be restricted.
+    let file = format!(
+        "{}/data/one-sided-pentomino-3x30.puz",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    let puzzle = Puzzle::parse(&text, "f.puz").unwrap();
+    let moved = puzzle
+        .pieces
+        .iter()
+        .find(|p| p.name.starts_with('F'))
+        .expect("an F");
+    let temp = temp_file(
+        "first-moved",
+        format!("{text}\nfirst: {}\n", moved.name).as_bytes(),
+    );
+    let path = temp.0.display().to_string();
+    let line = fails(&["solve", &path, "--count"]);
+    assert!(
+        line.contains("cannot be ")
+            && line.contains("a symmetry of the board maps it to another piece"),
+        "{line}"
+    );
+}

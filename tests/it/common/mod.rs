@@ -225,6 +225,7 @@ pub fn puzzle(board: &Board, pieces: &[polytile::Piece], allow_leftover: bool) -
         pieces: pieces.to_vec(),
         allow_leftover,
         split: polytile::Splitting::Auto,
+        first: None,
     }
 }
 
