@@ -227,10 +227,14 @@ struct Split {
 
 /// The slots of one split's overhangs, found by overhang.
 ///
-/// Overhangs of at most [`MAX_DIRECT_BITS`] cells are indexed directly, in two levels so
-/// that the few overhangs met (about a thousand of the 2^20 possible on the meteor
-/// board) sit on few pages: the cells of the first row after the split pick a slot in a
-/// row block, and the rest pick the row block, handed out in the order first met.
+/// Overhangs of at most [`MAX_DIRECT_BITS`] cells are kept first in a small hashed table
+/// of [`FRONT_ENTRIES`] (a few pages, which hold every overhang a meteor split meets),
+/// then, once it is three quarters full, indexed directly, in two levels so that the
+/// overhangs met (about a thousand of the 2^20 possible on the meteor board) sit on few
+/// pages: the cells of the first row after the split pick a slot in a row block, and the
+/// rest pick the row block, handed out in the order first met. (Directly alone, each
+/// overhang met took a row block of its own: about 27 pages a meteor split, each a page
+/// fault in a fresh process.)
 /// Wider overhangs (a board more than six cells wide: up to four rows of it) are
 /// hashed: a direct index would be too large even to map, and the overhangs met are
 /// a sliver of those possible.
@@ -239,8 +243,24 @@ enum Slots {
     Hashed(HashedSlots),
 }
 
-/// A split's slots indexed directly by overhang, in row blocks (see [`Slots`]).
+/// Entries of a [`DirectSlots`]' hashed front table.
+const FRONT_ENTRIES: usize = 2048;
+
+/// Keys the front table takes before it closes its free entries to new ones.
+const FRONT_FULL: usize = FRONT_ENTRIES / 4 * 3;
+
+/// A front entry's key once the table closed it: the overhangs whose probe reaches it
+/// are indexed directly.
+const CLOSED: u32 = u32::MAX;
+
+/// A split's slots, first in a small hashed table, then indexed directly by overhang,
+/// in row blocks (see [`Slots`]).
 struct DirectSlots {
+    /// Per entry, two words: `overhang + 1` (0 while free, [`CLOSED`] once closed;
+    /// linear probing, never removed), then the overhang's slot.
+    front: ZeroedWords,
+    /// Keys the front table took.
+    front_used: AtomicUsize,
     /// Overhang bits that pick a slot within a row block.
     low_bits: u32,
     /// Per `overhang >> low_bits`: 1 + its row block, or 0 before the first.
@@ -302,7 +322,14 @@ impl DirectSlots {
     /// The index of overhangs of `bits` cells on a board `width` cells wide.
     fn new(bits: usize, width: usize) -> DirectSlots {
         let low_bits = width.clamp(1, bits.max(1)) as u32;
+        let front = ZeroedWords::new(2 * FRONT_ENTRIES);
+        // Every page written before any is read (see `touch_for_writing`).
+        for word in front.iter().step_by(1024) {
+            touch_for_writing(word);
+        }
         DirectSlots {
+            front,
+            front_used: AtomicUsize::new(0),
             low_bits,
             row_block: ZeroedWords::new(1 << (bits as u32).saturating_sub(low_bits)),
             row_blocks_used: AtomicUsize::new(0),
@@ -315,7 +342,48 @@ impl DirectSlots {
     }
 
     /// The slot of `overhang`; `None` if races used up the spare row blocks.
+    ///
+    /// An overhang has one slot whatever the threads do: its probe in the front table
+    /// meets, before any free entry, either its key or a closed entry, and entries never
+    /// change once taken or closed; a thread finding a free entry takes it for the key
+    /// or, past [`FRONT_FULL`], closes it, and whichever write comes first holds for all.
     fn slot(&self, overhang: u64) -> Option<&AtomicU32> {
+        // Overhangs are at most `MAX_DIRECT_BITS` cells: `overhang + 1` is a word.
+        let key = overhang as u32 + 1;
+        let mask = FRONT_ENTRIES - 1;
+        // Fibonacci hashing, as `HashedSlots` does.
+        let mut i = (u64::from(key).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask;
+        loop {
+            let (entry, slot) = (&self.front[2 * i], &self.front[2 * i + 1]);
+            let mut now = entry.load(Ordering::Acquire);
+            if now == 0 {
+                let full = self.front_used.load(Ordering::Relaxed) >= FRONT_FULL;
+                let mine = if full { CLOSED } else { key };
+                now = match entry.compare_exchange(0, mine, Ordering::AcqRel, Ordering::Acquire) {
+                    Ok(_) => {
+                        if !full {
+                            self.front_used.fetch_add(1, Ordering::Relaxed);
+                        }
+                        mine
+                    }
+                    Err(now) => now,
+                };
+            }
+            if now == key {
+                return Some(slot);
+            }
+            if now == CLOSED {
+                return self.direct_slot(overhang);
+            }
+            // Another overhang's: probe on (keys stay under `FRONT_ENTRIES`, so some
+            // entry is free or closed).
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The slot of `overhang` in the direct index; `None` if races used up the spare
+    /// row blocks.
+    fn direct_slot(&self, overhang: u64) -> Option<&AtomicU32> {
         let entry = &self.row_block[(overhang >> self.low_bits) as usize];
         let mut block = entry.load(Ordering::Acquire);
         if block == 0 {
@@ -1126,7 +1194,7 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
 
 #[cfg(test)]
 mod tests {
-    use super::{HashedSlots, Slots, Split, SPARE_ROW_BLOCKS};
+    use super::{HashedSlots, Slots, Split, FRONT_ENTRIES, FRONT_FULL, SPARE_ROW_BLOCKS};
     use std::sync::atomic::Ordering;
 
     #[test]
@@ -1153,7 +1221,48 @@ mod tests {
         direct
             .row_blocks_used
             .store(4 + SPARE_ROW_BLOCKS, Ordering::Relaxed);
-        assert!(split.slot(5).is_none());
+        assert!(direct.direct_slot(5).is_none());
+    }
+
+    #[test]
+    fn past_the_front_table_overhangs_are_indexed_directly_one_slot_each() {
+        // 20 overhang bits, 5 in a row block: far more overhangs than the front holds,
+        // asked for from two threads at once, each overhang twice.
+        let split = Split::new(10, 20, 5, 0);
+        let Slots::Direct(direct) = &split.slots else {
+            panic!("20 bits are indexed directly");
+        };
+        let overhangs: Vec<u64> = (0..3 * FRONT_ENTRIES as u64)
+            .map(|i| (i * 0x9_7F4B) & ((1 << 20) - 1))
+            .collect();
+        let find = |order: &mut dyn Iterator<Item = &u64>| -> Vec<(u64, usize)> {
+            order
+                .map(|&o| (o, split.slot(o).expect("a slot") as *const _ as usize))
+                .collect()
+        };
+        let (a, b) = std::thread::scope(|s| {
+            let a = s.spawn(|| find(&mut overhangs.iter()));
+            let b = s.spawn(|| find(&mut overhangs.iter().rev()));
+            (a.join().unwrap(), b.join().unwrap())
+        });
+        let pairs: std::collections::BTreeSet<(u64, usize)> = a.into_iter().chain(b).collect();
+        let distinct: std::collections::BTreeSet<u64> = overhangs.iter().copied().collect();
+        assert_eq!(
+            pairs.len(),
+            distinct.len(),
+            "one slot per overhang, from both threads"
+        );
+        let slots: std::collections::BTreeSet<usize> = pairs.iter().map(|p| p.1).collect();
+        assert_eq!(slots.len(), distinct.len(), "a slot of its own for each");
+        let taken = direct.front_used.load(Ordering::Relaxed);
+        assert!(
+            (FRONT_FULL..FRONT_FULL + 4).contains(&taken),
+            "the front took {taken}"
+        );
+        assert!(
+            direct.row_blocks_used.load(Ordering::Relaxed) > 0,
+            "some indexed directly"
+        );
     }
 
     #[test]
