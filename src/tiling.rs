@@ -1517,6 +1517,11 @@ fn representatives(
     }
 }
 
+/// How many [`representatives`] there are, in either form.
+fn count_of(reps: &Result<Vec<u128>, Vec<Vec<usize>>>) -> usize {
+    reps.as_ref().map_or_else(Vec::len, Vec::len)
+}
+
 impl Classes {
     /// The classes of `pieces` (whose orientations are `orients`) on `board`, with the
     /// piece `first` restricted if the puzzle states one.
@@ -1576,13 +1581,9 @@ impl Classes {
                 (i, reps)
             })
             .collect();
-        let count = |reps: &Option<Result<Vec<u128>, Vec<Vec<usize>>>>| {
-            reps.as_ref()
-                .map_or(0, |r| r.as_ref().map_or_else(Vec::len, Vec::len))
-        };
         match first {
             // Fewest representatives first: the strongest restriction at the root.
-            None => found.sort_by_key(|(i, reps)| (count(reps), *i)),
+            None => found.sort_by_key(|(i, reps)| (reps.as_ref().map_or(0, count_of), *i)),
             // The stated piece first, the others in piece order.
             Some(p) => found.sort_by_key(|&(i, _)| i != p),
         }
@@ -1591,7 +1592,7 @@ impl Classes {
         }
         let known = found
             .iter()
-            .map(|(_, reps)| reps.is_some().then(|| count(reps)))
+            .map(|(_, reps)| reps.as_ref().map(count_of))
             .collect();
         // Lists of those that may be restricted: a tenth of the meteor's setup went on
         // listing every piece's.
@@ -1679,10 +1680,7 @@ impl Classes {
             let locator = grid::Locator::new(board);
             let reps = |piece: usize, known: Option<usize>| {
                 known.unwrap_or_else(|| {
-                    match representatives(&self.group, &locator, &orients[piece]) {
-                        Ok(bits) => bits.len(),
-                        Err(lists) => lists.len(),
-                    }
+                    count_of(&representatives(&self.group, &locator, &orients[piece]))
                 })
             };
             tied.iter()
