@@ -323,8 +323,9 @@ impl DirectSlots {
     fn new(bits: usize, width: usize) -> DirectSlots {
         let low_bits = width.clamp(1, bits.max(1)) as u32;
         let front = ZeroedWords::new(2 * FRONT_ENTRIES);
-        // Every page written before any is read (see `touch_for_writing`).
-        for word in front.iter().step_by(1024) {
+        // Every page written before any is read (see `touch_for_writing`): a word a
+        // page, and the last, as a table from the heap may start mid-page.
+        for word in front.iter().step_by(1024).chain(front.last()) {
             touch_for_writing(word);
         }
         DirectSlots {
