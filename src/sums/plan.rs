@@ -83,7 +83,7 @@ enum CheckKind {
 }
 
 /// How an order constraint with an earlier step bounds a step's value index.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Bound {
     /// Less than the earlier step's.
     Below,

@@ -21,32 +21,32 @@ const MOST_EQUATIONS: usize = 256;
 const STEPS: usize = 64;
 
 /// An equation's check at a step, read by its kind's code.
-#[derive(Clone, Copy, Debug, Default)]
-struct IndexCheck {
-    equation: u8,
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct IndexCheck {
+    pub(super) equation: u8,
     /// Cells of the equation set after this step (spreads).
-    later: u8,
+    pub(super) later: u8,
     /// Partners: the later cell's domain, reversed. Pairs and spreads: the union of
     /// the later cells' domains.
-    domains: u64,
+    pub(super) domains: u64,
     /// Pairs: `domains` reversed.
-    reversed: u64,
+    pub(super) reversed: u64,
 }
 
 /// One step: its domain, its checks by kind, the equations its cell is in, and the
 /// order constraints with earlier steps.
-#[derive(Clone, Copy, Debug)]
-struct IndexStep {
-    domain: u64,
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct IndexStep {
+    pub(super) domain: u64,
     /// Forced values (the cell is the equation's last), then partners (one later
     /// cell), pairs (two), spreads (more): `ends[k]` is where kind `k`'s run ends.
-    checks: [IndexCheck; MOST_CHECKS],
-    ends: [u8; 4],
+    pub(super) checks: [IndexCheck; MOST_CHECKS],
+    pub(super) ends: [u8; 4],
     /// The equations through the cell: `terms[..n_terms]`.
-    terms: [u8; MOST_CHECKS],
-    n_terms: u8,
-    bounds: [(u8, Bound); MOST_BOUNDS],
-    n_bounds: u8,
+    pub(super) terms: [u8; MOST_CHECKS],
+    pub(super) n_terms: u8,
+    pub(super) bounds: [(u8, Bound); MOST_BOUNDS],
+    pub(super) n_bounds: u8,
 }
 
 impl Default for IndexStep {
@@ -65,10 +65,10 @@ impl Default for IndexStep {
 
 /// [`Plan`] compiled for magic figures (see the module docs).
 pub(in crate::sums) struct Indexed {
-    steps: Box<[IndexStep; STEPS]>,
+    pub(super) steps: Box<[IndexStep; STEPS]>,
     /// Per equation, the sum of the indices of its cells' values.
-    targets: Box<[i64; MOST_EQUATIONS]>,
-    all: u64,
+    pub(super) targets: Box<[i64; MOST_EQUATIONS]>,
+    pub(super) all: u64,
 }
 
 /// The state of a branch: free values (and reversed, as [`Plan`] keeps them), the
@@ -166,53 +166,17 @@ impl Kernel for Indexed {
 
     #[inline(always)]
     fn candidates(&self, depth: usize, st: &IndexState) -> u64 {
-        let step = &self.steps[depth % STEPS];
-        let mut cand = step.domain & st.free;
-        for &(earlier, bound) in &step.bounds[..step.n_bounds.into()] {
-            cand &= bound.allowed(st.chosen[usize::from(earlier) % STEPS].into());
-        }
-        let [forced, partnered, paired, spread] = step.ends.map(usize::from);
-        let rest = |c: &IndexCheck| st.rest[usize::from(c.equation)];
-        for c in &step.checks[..forced] {
-            cand &= bit_at(rest(c));
-        }
-        for c in &step.checks[forced..partnered] {
-            cand &= partners(st.reversed & c.domains, rest(c));
-        }
-        for c in &step.checks[partnered..paired] {
-            if cand == 0 {
-                return 0;
-            }
-            cand &= pair_check(cand, st.free & c.domains, st.reversed & c.reversed, rest(c));
-        }
-        for c in &step.checks[paired..spread] {
-            if cand == 0 {
-                return 0;
-            }
-            cand &= distinct_allowed_from(st.free & c.domains, c.later.into(), rest(c));
-        }
-        cand
+        candidates(&self.steps[depth % STEPS], st)
     }
 
     #[inline(always)]
     fn apply(&self, depth: usize, bit: u32, st: &mut IndexState) {
-        let step = &self.steps[depth % STEPS];
-        st.free &= !(1u64 << bit);
-        st.reversed &= !((1u64 << 63) >> bit);
-        for &e in &step.terms[..step.n_terms.into()] {
-            st.rest[usize::from(e)] -= i64::from(bit);
-        }
-        st.chosen[depth % STEPS] = bit as u8;
+        apply(&self.steps[depth % STEPS], depth, bit, st);
     }
 
     #[inline(always)]
     fn undo(&self, depth: usize, bit: u32, st: &mut IndexState) {
-        let step = &self.steps[depth % STEPS];
-        st.free |= 1u64 << bit;
-        st.reversed |= (1u64 << 63) >> bit;
-        for &e in &step.terms[..step.n_terms.into()] {
-            st.rest[usize::from(e)] += i64::from(bit);
-        }
+        undo(&self.steps[depth % STEPS], bit, st);
     }
 
     fn chosen(st: &IndexState, depth: usize) -> u32 {
@@ -221,5 +185,68 @@ impl Kernel for Indexed {
 
     fn untried(st: &mut IndexState, depth: usize) -> &mut u64 {
         &mut st.untried[depth % STEPS]
+    }
+}
+
+/// The values (bits) `step` may take in `st`: [`Kernel::candidates`] of both
+/// [`Indexed`] and the baked searches ([`super::baked`]), where `step` is a constant
+/// and the compiler folds every read of it.
+#[inline(always)]
+pub(super) fn candidates(step: &IndexStep, st: &IndexState) -> u64 {
+    let mut cand = step.domain & st.free;
+    for &(earlier, bound) in &step.bounds[..step.n_bounds.into()] {
+        cand &= bound.allowed(st.chosen[usize::from(earlier) % STEPS].into());
+    }
+    let [forced, partnered, paired, spread] = step.ends.map(usize::from);
+    let rest = |c: &IndexCheck| st.rest[usize::from(c.equation)];
+    for c in &step.checks[..forced] {
+        cand &= bit_at(rest(c));
+    }
+    for c in &step.checks[forced..partnered] {
+        cand &= partners(st.reversed & c.domains, rest(c));
+    }
+    for c in &step.checks[partnered..paired] {
+        if cand == 0 {
+            return 0;
+        }
+        if forced > 0 {
+            // One candidate at most, the forced value: one partner test, no loop.
+            let i = cand.trailing_zeros();
+            let others = st.free & c.domains & !(1u64 << i);
+            let others_reversed = st.reversed & c.reversed & !((1u64 << 63) >> i);
+            if partners(others_reversed, rest(c) - i64::from(i)) & others == 0 {
+                return 0;
+            }
+        } else {
+            cand &= pair_check(cand, st.free & c.domains, st.reversed & c.reversed, rest(c));
+        }
+    }
+    for c in &step.checks[paired..spread] {
+        if cand == 0 {
+            return 0;
+        }
+        cand &= distinct_allowed_from(st.free & c.domains, c.later.into(), rest(c));
+    }
+    cand
+}
+
+/// Sets `step`, the step at `depth`, to `bit` ([`Kernel::apply`]).
+#[inline(always)]
+pub(super) fn apply(step: &IndexStep, depth: usize, bit: u32, st: &mut IndexState) {
+    st.free &= !(1u64 << bit);
+    st.reversed &= !((1u64 << 63) >> bit);
+    for &e in &step.terms[..step.n_terms.into()] {
+        st.rest[usize::from(e)] -= i64::from(bit);
+    }
+    st.chosen[depth % STEPS] = bit as u8;
+}
+
+/// Undoes [`apply`].
+#[inline(always)]
+pub(super) fn undo(step: &IndexStep, bit: u32, st: &mut IndexState) {
+    st.free |= 1u64 << bit;
+    st.reversed |= (1u64 << 63) >> bit;
+    for &e in &step.terms[..step.n_terms.into()] {
+        st.rest[usize::from(e)] += i64::from(bit);
     }
 }
