@@ -20,8 +20,10 @@ use super::prepare::{bit_range, Prepared, Values};
 use super::solve::Expand;
 use crate::driver::{Search, Sink, Split};
 
+mod baked;
 mod indexed;
 
+use baked::Baked;
 use indexed::Indexed;
 
 /// What the depth-first search needs of a compiled model: a state that steps change
@@ -145,6 +147,8 @@ pub(super) struct Plan {
     position: Vec<u32>,
     /// The same plan compiled for magic figures, when the model is one.
     indexed: Option<Indexed>,
+    /// The same steps baked into the binary, when they are a shipped model's.
+    baked: Option<Baked>,
 }
 
 /// The mutable state of a branch.
@@ -305,8 +309,11 @@ impl Plan {
             expand,
             position: position.iter().map(|&p| p as u32).collect(),
             indexed: None,
+            baked: None,
         };
         plan.indexed = Indexed::new(&plan);
+        plan.baked = (plan.indexed.as_ref())
+            .and_then(|indexed| Baked::find(indexed, plan.cells, plan.targets.len()));
         plan
     }
 
@@ -424,6 +431,15 @@ impl Plan {
         out
     }
 
+    /// Which of the static-order searches runs (`SumsSolver::search_kind`).
+    pub(super) fn kind(&self) -> String {
+        match (self.baked, &self.indexed) {
+            (Some(baked), _) => format!("baked from {}", baked.model().file),
+            (None, Some(_)) => "static order, magic figure".into(),
+            (None, None) => "static order".into(),
+        }
+    }
+
     /// The search below `task` with `kernel`.
     fn run_with<K: Kernel>(&self, kernel: &K, task: &[u8], sink: &mut Sink<'_, Vec<i64>>) {
         let mut state = kernel.state();
@@ -436,16 +452,45 @@ impl Plan {
             task.len(),
             &mut state,
             &mut nodes,
-            &mut |st| {
-                super::solve::report(
-                    sink,
-                    &self.expand,
-                    || self.solution::<K>(st),
-                    |cell| K::chosen(st, self.position[cell] as usize),
-                )
-            },
+            &mut self.leaf::<K>(sink),
         );
         sink.nodes += nodes;
+    }
+
+    /// [`Plan::run_with`] by the baked search `baked` of the same steps as `indexed`
+    /// (for a task it enters at, [`Baked::enters_at`]).
+    fn run_baked(
+        &self,
+        indexed: &Indexed,
+        baked: Baked,
+        task: &[u8],
+        sink: &mut Sink<'_, Vec<i64>>,
+    ) {
+        let mut state = indexed.state();
+        replay(indexed, task, &mut state);
+        let mut nodes = 1;
+        let _ = baked.search(
+            task.len(),
+            &mut state,
+            &mut nodes,
+            &mut self.leaf::<Indexed>(sink),
+        );
+        sink.nodes += nodes;
+    }
+
+    /// What a kernel's search does with each solution: reports it to `sink`.
+    fn leaf<'a, 's: 'a, K: Kernel>(
+        &'a self,
+        sink: &'a mut Sink<'s, Vec<i64>>,
+    ) -> impl FnMut(&K::State) -> ControlFlow<()> + use<'a, 's, K> {
+        move |st| {
+            super::solve::report(
+                sink,
+                &self.expand,
+                || self.solution::<K>(st),
+                |cell| K::chosen(st, self.position[cell] as usize),
+            )
+        }
     }
 }
 
@@ -693,9 +738,12 @@ impl Search for Plan {
     }
 
     fn run(&self, _: &mut (), task: &Vec<u8>, sink: &mut Sink<'_, Vec<i64>>) {
-        match &self.indexed {
-            Some(indexed) => self.run_with(indexed, task, sink),
-            None => self.run_with(self, task, sink),
+        match (&self.indexed, self.baked) {
+            (Some(indexed), Some(baked)) if baked.enters_at(task.len()) => {
+                self.run_baked(indexed, baked, task, sink);
+            }
+            (Some(indexed), _) => self.run_with(indexed, task, sink),
+            (None, _) => self.run_with(self, task, sink),
         }
     }
 }
