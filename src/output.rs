@@ -429,6 +429,7 @@ pub fn solve_sums(model: &sums::Model, source: &str, request: &Request) -> Resul
     }));
     let mut extra = Map::new();
     extra.insert("automorphisms".into(), solver.automorphisms().into());
+    extra.insert("search".into(), solver.search_kind().into());
     printer.finish(
         &summary,
         json!(model.name),

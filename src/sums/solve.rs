@@ -669,6 +669,18 @@ impl SumsSolver {
         }
     }
 
+    /// Which search runs the model: `baked from FILE` (a shipped model's steps baked
+    /// into the binary, `src/sums/plan/baked.rs`), `static order, magic figure` (the
+    /// steps compiled for magic figures), `static order`, or `smallest domain`
+    /// (`order: smallest`).
+    pub fn search_kind(&self) -> String {
+        match &self.kernel {
+            Kernel::Plan(plan) => plan.kind(),
+            Kernel::Engine(_) => "smallest domain".into(),
+            Kernel::Unsatisfiable => "none (unsatisfiable)".into(),
+        }
+    }
+
     /// The automorphisms of the model the search uses: it finds one solution per class
     /// (1 when it searches them all), and all mode writes out its images.
     pub fn automorphisms(&self) -> usize {
