@@ -230,6 +230,19 @@ impl Classes {
         unreachable!("Puget's constraints keep one image of every class")
     }
 
+    /// The value index of every cell of a solution (`index(c)` for cell `c`), read
+    /// once: the classes' checks read each cell again and again, and `index` goes
+    /// through the search's state. Every cell takes a different value of at most 64,
+    /// so at most 64 cells.
+    #[inline]
+    fn read(&self, index: &impl Fn(usize) -> u32) -> [u8; 64] {
+        let mut read = [0u8; 64];
+        for (c, slot) in read.iter_mut().enumerate().take(self.cells) {
+            *slot = index(c) as u8;
+        }
+        read
+    }
+
     /// The value map of element `g` on value indices, if it moves values.
     #[inline]
     fn value_map(&self, g: usize) -> Option<&[u32]> {
@@ -320,6 +333,11 @@ pub(super) struct Selection {
     /// puts at `a` and `b` (the preimages), so that the image satisfies the
     /// constraint when the value at the first maps to the lesser.
     preimages: Vec<(u32, u32)>,
+    /// The same as cells `(p, q)` of the solution itself: the image satisfies the
+    /// constraint when the value at `p` is less than the value at `q` (the complement
+    /// reverses the order of values, so with it the pair is swapped). Empty when the
+    /// complement is not that reversal.
+    ordered: Vec<(u8, u8)>,
     constraints: usize,
     /// The order of `H`: each of its classes has this many solutions.
     stated: u64,
@@ -341,8 +359,27 @@ impl Selection {
             let inverse = inverse(classes.group.perm(g));
             preimages.extend(less.iter().map(|&(a, b)| (inverse[a], inverse[b])));
         }
+        // Classes are made for models whose cells all take different values, of at
+        // most 64: so at most 64 cells, which `Classes::read` and `above` hold.
+        let reverses = classes.complement.windows(2).all(|w| w[0] > w[1]);
+        let ordered = if reverses && classes.cells <= 64 {
+            preimages
+                .chunks_exact(less.len())
+                .enumerate()
+                .flat_map(|(g, pairs)| {
+                    let swap = classes.moves[g];
+                    pairs.iter().map(move |&(a, b)| {
+                        let (p, q) = if swap { (b, a) } else { (a, b) };
+                        (p as u8, q as u8)
+                    })
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let selection = Selection {
             preimages,
+            ordered,
             constraints: less.len(),
             stated,
             classes,
@@ -360,6 +397,57 @@ impl Selection {
                 == order
         });
         consistent.then_some(selection)
+    }
+
+    /// Reports the classes of the stated group in the class of the solution whose
+    /// cell `c` holds the `index(c)`-th value: its images that satisfy the constraints.
+    #[inline]
+    fn report(
+        &self,
+        sink: &mut Sink<'_, Vec<i64>>,
+        index: impl Fn(usize) -> u32,
+    ) -> ControlFlow<()> {
+        let classes = &self.classes;
+        if self.ordered.is_empty() {
+            let Some(size) = classes.size(&index) else {
+                return ControlFlow::Continue(());
+            };
+            for g in classes.spanning(size) {
+                if self.satisfied(g, &index) {
+                    sink.found_class(self.stated, || classes.image(g, &index))?;
+                }
+            }
+            return ControlFlow::Continue(());
+        }
+        // Every element reads cells again: the solution read once, and for each cell
+        // the cells with greater values, so that each constraint is one bit.
+        let read = classes.read(&index);
+        let index = |c: usize| u32::from(read[c]);
+        let Some(size) = classes.size(&index) else {
+            return ControlFlow::Continue(());
+        };
+        let mut cell_of = [u8::MAX; 64];
+        for (c, &i) in read.iter().enumerate().take(classes.cells) {
+            cell_of[usize::from(i)] = c as u8;
+        }
+        let (mut above, mut seen) = ([0u64; 64], 0u64);
+        for &c in cell_of.iter().rev().filter(|&&c| c != u8::MAX) {
+            above[usize::from(c)] = seen;
+            seen |= 1 << c;
+        }
+        // The elements `Classes::spanning` gives, walked with their pairs.
+        let all = size == classes.group.order() as u64;
+        let elements = self.ordered.chunks_exact(self.constraints);
+        for (g, (pairs, &moves)) in elements.zip(&classes.moves).enumerate() {
+            if (all || !moves)
+                && pairs
+                    .iter()
+                    .all(|&(p, q)| above[usize::from(p)] >> q & 1 != 0)
+            {
+                sink.found_class(self.stated, || classes.image(g, &index))?;
+            }
+        }
+        ControlFlow::Continue(())
     }
 
     /// Whether the image under element `g` of the solution whose cell `c` holds the
@@ -499,18 +587,7 @@ pub(super) fn report(
             Some(size) => sink.found_class(size, values),
         },
         Expand::Declared(declared) => declared.report(sink, values, index),
-        Expand::Selected(selection) => {
-            let classes = &selection.classes;
-            let Some(size) = classes.size(&index) else {
-                return ControlFlow::Continue(());
-            };
-            for g in classes.spanning(size) {
-                if selection.satisfied(g, &index) {
-                    sink.found_class(selection.stated, || classes.image(g, &index))?;
-                }
-            }
-            ControlFlow::Continue(())
-        }
+        Expand::Selected(selection) => selection.report(sink, index),
     }
 }
 
