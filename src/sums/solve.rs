@@ -329,14 +329,11 @@ fn inverse(perm: &[u32]) -> Vec<u32> {
 /// (stronger) constraints, gives the file's distinct solutions by trying its images.
 pub(super) struct Selection {
     classes: Classes,
-    /// Per element `g`, per constraint `(a, b)`: the cells whose values the image
-    /// puts at `a` and `b` (the preimages), so that the image satisfies the
-    /// constraint when the value at the first maps to the lesser.
-    preimages: Vec<(u32, u32)>,
-    /// The same as cells `(p, q)` of the solution itself: the image satisfies the
-    /// constraint when the value at `p` is less than the value at `q` (the complement
-    /// reverses the order of values, so with it the pair is swapped). Empty when the
-    /// complement is not that reversal.
+    /// Per element `g`, per constraint `(a, b)`: the cells `(p, q)` of the solution
+    /// whose values the image puts at `a` and `b`, ordered so that the image
+    /// satisfies the constraint when the value at `p` is less than the value at `q`
+    /// (the complement reverses the order of the values, so under it the preimages
+    /// are swapped).
     ordered: Vec<(u8, u8)>,
     constraints: usize,
     /// The order of `H`: each of its classes has this many solutions.
@@ -351,34 +348,27 @@ impl Selection {
     pub(super) fn new(classes: Classes, less: &[(usize, usize)], stated: u64) -> Option<Selection> {
         let elements = classes.group.order();
         let order = elements as u64;
-        if less.is_empty() || stated == 0 || order % stated != 0 {
+        // Classes serve models whose cells all take different values, of at most 64
+        // (so at most 64 cells, as `Classes::read` holds them), and the only value map
+        // the automorphisms search is the complement, the reversal of the values.
+        let reverses = classes.complement.windows(2).all(|w| w[0] > w[1]);
+        if less.is_empty() || stated == 0 || order % stated != 0 || !reverses || classes.cells > 64
+        {
             return None;
         }
-        let mut preimages = Vec::with_capacity(elements * less.len());
+        let mut ordered = Vec::with_capacity(elements * less.len());
         for g in 0..elements {
             let inverse = inverse(classes.group.perm(g));
-            preimages.extend(less.iter().map(|&(a, b)| (inverse[a], inverse[b])));
+            ordered.extend(less.iter().map(|&(a, b)| {
+                let (p, q) = (inverse[a] as u8, inverse[b] as u8);
+                if classes.moves[g] {
+                    (q, p)
+                } else {
+                    (p, q)
+                }
+            }));
         }
-        // Classes are made for models whose cells all take different values, of at
-        // most 64: so at most 64 cells, which `Classes::read` and `above` hold.
-        let reverses = classes.complement.windows(2).all(|w| w[0] > w[1]);
-        let ordered = if reverses && classes.cells <= 64 {
-            preimages
-                .chunks_exact(less.len())
-                .enumerate()
-                .flat_map(|(g, pairs)| {
-                    let swap = classes.moves[g];
-                    pairs.iter().map(move |&(a, b)| {
-                        let (p, q) = if swap { (b, a) } else { (a, b) };
-                        (p as u8, q as u8)
-                    })
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
         let selection = Selection {
-            preimages,
             ordered,
             constraints: less.len(),
             stated,
@@ -389,9 +379,9 @@ impl Selection {
         let mut labels: Vec<u32> = (0..selection.classes.values.len().max(cells) as u32).collect();
         let consistent = (0..64).all(|_| {
             rng.shuffle(&mut labels);
-            let index = |c: usize| labels[c];
-            (0..elements)
-                .filter(|&g| selection.satisfied(g, &index))
+            let above = above(&selection.classes.read(&|c| labels[c]), cells);
+            (selection.ordered.chunks_exact(selection.constraints))
+                .filter(|pairs| satisfied(pairs, &above))
                 .count() as u64
                 * stated
                 == order
@@ -408,17 +398,6 @@ impl Selection {
         index: impl Fn(usize) -> u32,
     ) -> ControlFlow<()> {
         let classes = &self.classes;
-        if self.ordered.is_empty() {
-            let Some(size) = classes.size(&index) else {
-                return ControlFlow::Continue(());
-            };
-            for g in classes.spanning(size) {
-                if self.satisfied(g, &index) {
-                    sink.found_class(self.stated, || classes.image(g, &index))?;
-                }
-            }
-            return ControlFlow::Continue(());
-        }
         // Every element reads cells again: the solution read once, and for each cell
         // the cells with greater values, so that each constraint is one bit.
         let read = classes.read(&index);
@@ -426,44 +405,42 @@ impl Selection {
         let Some(size) = classes.size(&index) else {
             return ControlFlow::Continue(());
         };
-        let mut cell_of = [u8::MAX; 64];
-        for (c, &i) in read.iter().enumerate().take(classes.cells) {
-            cell_of[usize::from(i)] = c as u8;
-        }
-        let (mut above, mut seen) = ([0u64; 64], 0u64);
-        for &c in cell_of.iter().rev().filter(|&&c| c != u8::MAX) {
-            above[usize::from(c)] = seen;
-            seen |= 1 << c;
-        }
-        // The elements `Classes::spanning` gives, walked with their pairs.
+        let above = above(&read, classes.cells);
+        // The elements of `Classes::spanning`, walked with their constraints.
         let all = size == classes.group.order() as u64;
         let elements = self.ordered.chunks_exact(self.constraints);
         for (g, (pairs, &moves)) in elements.zip(&classes.moves).enumerate() {
-            if (all || !moves)
-                && pairs
-                    .iter()
-                    .all(|&(p, q)| above[usize::from(p)] >> q & 1 != 0)
-            {
+            if (all || !moves) && satisfied(pairs, &above) {
                 sink.found_class(self.stated, || classes.image(g, &index))?;
             }
         }
         ControlFlow::Continue(())
     }
+}
 
-    /// Whether the image under element `g` of the solution whose cell `c` holds the
-    /// `index(c)`-th value satisfies the constraints.
-    #[inline]
-    fn satisfied(&self, g: usize, index: &impl Fn(usize) -> u32) -> bool {
-        let pairs = &self.preimages[g * self.constraints..(g + 1) * self.constraints];
-        match self.classes.value_map(g) {
-            None => pairs
-                .iter()
-                .all(|&(a, b)| index(a as usize) < index(b as usize)),
-            Some(t) => pairs
-                .iter()
-                .all(|&(a, b)| t[index(a as usize) as usize] < t[index(b as usize) as usize]),
-        }
+/// Whether an image satisfies the constraints whose cells of the solution are
+/// `pairs` ([`Selection::ordered`]), the solution's values ordered as `above` says.
+#[inline]
+fn satisfied(pairs: &[(u8, u8)], above: &[u64; 64]) -> bool {
+    pairs
+        .iter()
+        .all(|&(p, q)| above[usize::from(p)] >> q & 1 != 0)
+}
+
+/// Per cell of a solution whose first `cells` cells hold the distinct value indices
+/// `read`, the cells whose values are greater, as bits.
+#[inline]
+fn above(read: &[u8; 64], cells: usize) -> [u64; 64] {
+    let mut cell_of = [u8::MAX; 64];
+    for (c, &i) in read.iter().enumerate().take(cells) {
+        cell_of[usize::from(i)] = c as u8;
     }
+    let (mut above, mut seen) = ([0u64; 64], 0u64);
+    for &c in cell_of.iter().rev().filter(|&&c| c != u8::MAX) {
+        above[usize::from(c)] = seen;
+        seen |= 1 << c;
+    }
+    above
 }
 
 /// The group `H` a file declares by generators. The search finds one solution per

@@ -37,7 +37,7 @@ pub(in crate::sums) struct Model {
 #[cfg(test)]
 fn entries(cells: usize) -> usize {
     // The tree's first levels hold a small share of the nodes, and tasks are cut
-    // there (256 of them for two threads of the 5 x 5 square is six levels down).
+    // there: whole levels until there are enough of them.
     (cells * 2).div_ceil(5)
 }
 
