@@ -367,6 +367,28 @@ impl<'a, T> Sink<'a, T> {
         self.go_on()
     }
 
+    /// Whether the solutions' items are kept: when they are not, a search that knows
+    /// how many classes it found without making them may use [`Sink::found_classes`].
+    #[inline(always)]
+    pub fn keeps(&self) -> bool {
+        self.keep
+    }
+
+    /// Records `classes` classes of `size` solutions each, none kept (only when
+    /// [`Sink::keeps`] is false). Past a limit the merge takes the first ones, as
+    /// their sizes are recorded. `Break` as for [`Sink::found`].
+    #[inline]
+    pub fn found_classes(&mut self, classes: u64, size: u64) -> ControlFlow<()> {
+        debug_assert!(!self.keep, "classes counted only, with items kept");
+        self.count = self.count.saturating_add(classes);
+        self.total = self.total.saturating_add(classes.saturating_mul(size));
+        if self.limit != u64::MAX {
+            self.sizes
+                .extend(std::iter::repeat_n(size, classes as usize));
+        }
+        self.go_on()
+    }
+
     #[inline]
     fn go_on(&self) -> ControlFlow<()> {
         if self.count >= self.limit || self.task.abandoned() {

@@ -264,6 +264,123 @@ impl Group {
         }
         less
     }
+
+    /// Whether `less` are exactly Puget's constraints ([`Group::breaking_constraints`]
+    /// along `sequence`) of some subgroup `H` of `order` elements that move no label.
+    /// Then, by Puget's theorem, on labellings whose labels are pairwise distinct
+    /// (which `H` moves freely) they keep exactly one member of each `H`-orbit, so of
+    /// any union of `H`-orbits with `m` members exactly `m / order`: proved, where a
+    /// trial of sample labellings only makes it likely.
+    ///
+    /// The subgroups are searched among the elements that send the sequence's first
+    /// cell into its orbit as `less` states it (every element of `H` does), by adding
+    /// one element at a time and closing; `false` when none fits, or when more than
+    /// `SUBGROUPS_TRIED` subgroups would have to be tried.
+    pub fn states_a_subgroup(
+        &self,
+        less: &[(usize, usize)],
+        sequence: &[usize],
+        order: usize,
+    ) -> bool {
+        const SUBGROUPS_TRIED: usize = 4096;
+        let Some(&first) = sequence.first() else {
+            return false;
+        };
+        let mut wanted: Vec<(usize, usize)> = less.to_vec();
+        wanted.sort_unstable();
+        wanted.dedup();
+        // Candidates: the elements moving no label that send `first` into its stated
+        // orbit, at most 64 (one bit each), the identity (the group's first) at bit 0.
+        let orbit = |c: u32| c as usize == first || less.contains(&(first, c as usize));
+        let candidates: Vec<usize> = (0..self.order())
+            .filter(|&g| self.label_perm(g).is_none() && orbit(self.perms[g][first]))
+            .collect();
+        if order == 0 || candidates.len() > 64 || candidates.first() != Some(&0) {
+            return false;
+        }
+        let index: std::collections::HashMap<&[u32], u32> = candidates
+            .iter()
+            .enumerate()
+            .map(|(i, &g)| (self.perms[g].as_slice(), i as u32))
+            .collect();
+        // Products found on demand (most pairs are never multiplied): `u32::MAX` not
+        // yet, `NONE_PRODUCT` outside the candidates.
+        const NONE_PRODUCT: u32 = u32::MAX - 1;
+        let k = candidates.len();
+        let mut products = vec![u32::MAX; k * k];
+        let mut scratch: Perm = Vec::new();
+        let mut product = |a: usize, b: usize| -> Option<usize> {
+            let slot = &mut products[a * k + b];
+            if *slot == u32::MAX {
+                // Apply `a`, then `b`.
+                let (pa, pb) = (&self.perms[candidates[a]], &self.perms[candidates[b]]);
+                scratch.clear();
+                scratch.extend(
+                    pa.iter()
+                        .map(|&c| if c == NONE { NONE } else { pb[c as usize] }),
+                );
+                *slot = index
+                    .get(scratch.as_slice())
+                    .copied()
+                    .unwrap_or(NONE_PRODUCT);
+            }
+            (*slot != NONE_PRODUCT).then_some(*slot as usize)
+        };
+        // The closure of a set of candidates under products, if it stays among them
+        // with at most `order` elements.
+        let mut close = |mut set: u64| -> Option<u64> {
+            loop {
+                let mut grown = set;
+                let mut a_bits = set;
+                while a_bits != 0 {
+                    let a = a_bits.trailing_zeros() as usize;
+                    a_bits &= a_bits - 1;
+                    let mut b_bits = set;
+                    while b_bits != 0 {
+                        let b = b_bits.trailing_zeros() as usize;
+                        b_bits &= b_bits - 1;
+                        grown |= 1 << product(a, b)?;
+                        if grown.count_ones() as usize > order {
+                            return None;
+                        }
+                    }
+                }
+                if grown == set {
+                    return Some(set);
+                }
+                set = grown;
+            }
+        };
+        let mut seen = std::collections::HashSet::from([1u64]);
+        let mut stack = vec![1u64];
+        while let Some(subgroup) = stack.pop() {
+            let size = subgroup.count_ones() as usize;
+            if size == order {
+                let perms = (0..k)
+                    .filter(|&i| subgroup >> i & 1 != 0)
+                    .map(|i| self.perms[candidates[i]].clone())
+                    .collect();
+                let mut theirs = Group::new(perms).breaking_constraints(sequence);
+                theirs.sort_unstable();
+                if theirs == wanted {
+                    return true;
+                }
+                continue;
+            }
+            for g in (1..k).filter(|&g| subgroup >> g & 1 == 0) {
+                let Some(next) = close(subgroup | 1 << g) else {
+                    continue;
+                };
+                if order % next.count_ones() as usize == 0 && seen.insert(next) {
+                    if seen.len() > SUBGROUPS_TRIED {
+                        return false;
+                    }
+                    stack.push(next);
+                }
+            }
+        }
+        false
+    }
 }
 
 /// Whether `p` maps every index to itself (or is no cell's image).
@@ -339,6 +456,36 @@ mod tests {
             g.breaking_constraints(&[0, 1, 2, 3]),
             vec![(0, 1), (0, 2), (0, 3)]
         );
+    }
+
+    #[test]
+    fn stated_constraints_are_proved_puget_only_for_a_subgroup_of_their_order() {
+        // The 3 x 3 square's rotations and reflections, with the complement of nine
+        // labels: 16 elements, 8 of which move no label.
+        let turn = (0..9u32).map(|i| (i % 3) * 3 + 2 - i / 3).collect();
+        let mirror = (0..9u32).map(|i| i / 3 * 3 + 2 - i % 3).collect();
+        let complement = (
+            vec![8, 7, 6, 5, 4, 3, 2, 1, 0],
+            Some((0..9).rev().collect()),
+        );
+        let g = Group::generated(9, 9, &[(turn, None), (mirror, None), complement], 64).unwrap();
+        assert_eq!(g.order(), 16);
+        // Puget's sequence: the first cells of the constraints first.
+        let cells = [0, 2, 1, 3, 4, 5, 6, 7, 8];
+        let corners = [(0, 2), (0, 6), (0, 8)];
+        let square = [(0, 2), (0, 6), (0, 8), (2, 6)];
+        // The square's 8; the corners alone, the 4 turns; one corner pair, the half
+        // turn or a diagonal reflection.
+        assert!(g.states_a_subgroup(&square, &cells, 8));
+        assert!(g.states_a_subgroup(&corners, &cells, 4));
+        assert!(g.states_a_subgroup(&[(0, 8)], &cells, 2));
+        // Constraints Puget's would complete, or of another order, or about a cell
+        // no element moves: no such subgroup.
+        assert!(!g.states_a_subgroup(&corners, &cells, 8));
+        assert!(!g.states_a_subgroup(&[(0, 2)], &cells, 4));
+        assert!(!g.states_a_subgroup(&square, &cells, 16));
+        assert!(!g.states_a_subgroup(&[(4, 0)], &[4, 0, 1], 2));
+        assert!(!g.states_a_subgroup(&square, &[], 8));
     }
 
     /// The turns, in the order `g` holds them.

@@ -295,15 +295,7 @@ fn puget(model: &Model, group: &Group, sequence: &[usize]) -> Vec<(usize, usize)
     let Some(stated) = model.symmetry.as_ref() else {
         return less;
     };
-    let mut firsts: Vec<usize> = Vec::new();
-    for &(a, _) in &stated.less {
-        if !firsts.contains(&a) {
-            firsts.push(a);
-        }
-    }
-    let rest = sequence.iter().copied().filter(|c| !firsts.contains(c));
-    let along: Vec<usize> = firsts.iter().copied().chain(rest).collect();
-    let theirs = group.breaking_constraints(&along);
+    let theirs = group.breaking_constraints(&along(&stated.less, sequence));
     let as_set =
         |v: &[(usize, usize)]| v.iter().copied().collect::<std::collections::BTreeSet<_>>();
     if as_set(&theirs) == as_set(&stated.less) {
@@ -311,6 +303,20 @@ fn puget(model: &Model, group: &Group, sequence: &[usize]) -> Vec<(usize, usize)
     } else {
         less
     }
+}
+
+/// `sequence` with the first cells of the constraints `less` (`(a, b)`: `a` less than
+/// `b`) moved to its front, in the order they first appear: the sequence along which
+/// constraints stated as Puget's would have been found.
+fn along(less: &[(usize, usize)], sequence: &[usize]) -> Vec<usize> {
+    let mut firsts: Vec<usize> = Vec::new();
+    for &(a, _) in less {
+        if !firsts.contains(&a) {
+            firsts.push(a);
+        }
+    }
+    let rest = sequence.iter().copied().filter(|c| !firsts.contains(c));
+    firsts.iter().copied().chain(rest).collect()
 }
 
 /// The preimage of each index under `perm`.
@@ -338,6 +344,10 @@ pub(super) struct Selection {
     constraints: usize,
     /// The order of `H`: each of its classes has this many solutions.
     stated: u64,
+    /// Whether the constraints are proved to be Puget's for a subgroup `H` of `G`
+    /// ([`Group::states_a_subgroup`]): then every class of `G` with `m` members holds
+    /// exactly `m / |H|` of `H`, and a count need not try the images.
+    counts: bool,
 }
 
 impl Selection {
@@ -368,10 +378,15 @@ impl Selection {
                 }
             }));
         }
+        let cells: Vec<usize> = (0..classes.cells).collect();
+        let counts = classes
+            .group
+            .states_a_subgroup(less, &along(less, &cells), stated as usize);
         let selection = Selection {
             ordered,
             constraints: less.len(),
             stated,
+            counts,
             classes,
         };
         let mut rng = fastrand::Rng::with_seed(0x5e1ec7);
@@ -398,6 +413,12 @@ impl Selection {
         index: impl Fn(usize) -> u32,
     ) -> ControlFlow<()> {
         let classes = &self.classes;
+        if self.counts && !sink.keeps() {
+            let Some(size) = classes.size(&index) else {
+                return ControlFlow::Continue(());
+            };
+            return sink.found_classes(size / self.stated, self.stated);
+        }
         // Every element reads cells again: the solution read once, and for each cell
         // the cells with greater values, so that each constraint is one bit.
         let read = classes.read(&index);
@@ -863,11 +884,12 @@ mod tests {
         assert_eq!(group.cell_subgroup().order(), 8);
         let classes = || Classes::new(group.clone(), &model.values, &[]);
         let stated = model.symmetry.as_ref().unwrap();
-        assert!(Selection::new(classes(), &stated.less, 8).is_some());
+        let counts = |s: Option<Selection>| s.expect("a selection").counts;
+        assert!(counts(Selection::new(classes(), &stated.less, 8)));
         // One constraint between two corners a reflection exchanges: one of each
         // pair of images, a class of 2, not of 8.
         let one = &stated.less[..1];
-        assert!(Selection::new(classes(), one, 2).is_some());
+        assert!(counts(Selection::new(classes(), one, 2)));
         assert!(Selection::new(classes(), one, 8).is_none());
         assert!(Selection::new(classes(), &stated.less, 3).is_none());
     }

@@ -476,6 +476,8 @@ fn a_limit_keeps_the_first_solutions_in_search_order() {
             },
         );
         assert_eq!(counted.count, 500);
+        let kept = solve(&model, distinct, keep(500, 1));
+        assert_eq!(counted.total(), kept.total(), "distinct {distinct}");
     }
 }
 
