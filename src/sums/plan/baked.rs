@@ -18,7 +18,7 @@
 
 use std::ops::ControlFlow;
 
-use super::indexed::{self, IndexCheck, IndexState, IndexStep, Indexed};
+use super::indexed::{self, Free, IndexCheck, IndexState, IndexStep, Indexed};
 use super::Bound;
 
 /// A baked model's tables, as [`Indexed`] holds them.
@@ -43,21 +43,24 @@ fn entries(cells: usize) -> usize {
 
 /// One step of a baked search: the candidates of `step` (the step at `depth`), each
 /// set in turn with the search below it run by `next`. The same nodes, in the same
-/// order, as [`super::dfs`] over [`Indexed`].
+/// order, as [`super::dfs`] over [`Indexed`]. The free values (`free`) go down as
+/// an argument, in registers, rather than set and restored in `st` at every
+/// node as the interpreter does.
 #[inline(always)]
 fn level<F, N>(
     step: &IndexStep,
     depth: usize,
     st: &mut IndexState,
+    free: Free,
     nodes: &mut u64,
     leaf: &mut F,
     next: N,
 ) -> ControlFlow<()>
 where
     F: FnMut(&IndexState) -> ControlFlow<()>,
-    N: Fn(&mut IndexState, &mut u64, &mut F) -> ControlFlow<()>,
+    N: Fn(&mut IndexState, Free, &mut u64, &mut F) -> ControlFlow<()>,
 {
-    let mut cand = indexed::candidates(step, st);
+    let mut cand = indexed::candidates_in(step, free, st);
     if step.ends[0] > 0 {
         // A forced cell has one candidate at most: said so, the loop below is one test.
         cand &= cand.wrapping_neg();
@@ -66,9 +69,9 @@ where
         let bit = cand.trailing_zeros();
         cand &= cand - 1;
         *nodes += 1;
-        indexed::apply(step, depth, bit, st);
-        let flow = next(st, nodes, leaf);
-        indexed::undo(step, bit, st);
+        indexed::set(step, depth, bit, st);
+        let flow = next(st, free.without(bit), nodes, leaf);
+        indexed::unset(step, bit, st);
         flow?;
     }
     ControlFlow::Continue(())
@@ -76,7 +79,7 @@ where
 
 /// Below the last step: a solution.
 #[inline(always)]
-fn last<F>(st: &mut IndexState, _nodes: &mut u64, leaf: &mut F) -> ControlFlow<()>
+fn last<F>(st: &mut IndexState, _free: Free, _nodes: &mut u64, leaf: &mut F) -> ControlFlow<()>
 where
     F: FnMut(&IndexState) -> ControlFlow<()>,
 {
@@ -88,11 +91,11 @@ where
 macro_rules! levels {
     ($steps:ident; $($(#[$attr:meta])* $depth:literal => $name:ident, $next:ident;)*) => {$(
         $(#[$attr])*
-        fn $name<F>(st: &mut IndexState, nodes: &mut u64, leaf: &mut F) -> ControlFlow<()>
+        fn $name<F>(st: &mut IndexState, free: Free, nodes: &mut u64, leaf: &mut F) -> ControlFlow<()>
         where
             F: FnMut(&IndexState) -> ControlFlow<()>,
         {
-            level(&$steps[$depth], $depth, st, nodes, leaf, $next::<F>)
+            level(&$steps[$depth], $depth, st, free, nodes, leaf, $next::<F>)
         }
     )*};
 }
@@ -111,8 +114,9 @@ macro_rules! entries {
         where
             F: FnMut(&IndexState) -> ControlFlow<()>,
         {
+            let free = st.free();
             match start {
-                $($depth => $name(st, nodes, leaf),)*
+                $($depth => $name(st, free, nodes, leaf),)*
                 _ => unreachable!("tasks rooted below the entries run on the interpreter"),
             }
         }

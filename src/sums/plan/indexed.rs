@@ -81,6 +81,35 @@ pub(in crate::sums) struct IndexState {
     untried: [u64; STEPS],
 }
 
+/// The free values of a branch, and the same bits reversed, as the baked searches
+/// carry them down from step to step.
+#[derive(Clone, Copy)]
+pub(super) struct Free {
+    values: u64,
+    reversed: u64,
+}
+
+impl Free {
+    /// Without the value of bit `bit`.
+    #[inline(always)]
+    pub(super) fn without(self, bit: u32) -> Free {
+        Free {
+            values: self.values & !(1u64 << bit),
+            reversed: self.reversed & !((1u64 << 63) >> bit),
+        }
+    }
+}
+
+impl IndexState {
+    /// The free values.
+    pub(super) fn free(&self) -> Free {
+        Free {
+            values: self.free,
+            reversed: self.reversed,
+        }
+    }
+}
+
 impl Indexed {
     /// `plan` compiled for magic figures, if its model is one (see the module docs)
     /// and its steps fit the fixed tables.
@@ -193,7 +222,18 @@ impl Kernel for Indexed {
 /// and the compiler folds every read of it.
 #[inline(always)]
 pub(super) fn candidates(step: &IndexStep, st: &IndexState) -> u64 {
-    let mut cand = step.domain & st.free;
+    candidates_in(step, st.free(), st)
+}
+
+/// [`candidates`] with the free values `free` rather than `st`'s: the baked searches
+/// carry them from step to step in registers.
+#[inline(always)]
+pub(super) fn candidates_in(step: &IndexStep, free: Free, st: &IndexState) -> u64 {
+    let Free {
+        values: free,
+        reversed,
+    } = free;
+    let mut cand = step.domain & free;
     for &(earlier, bound) in &step.bounds[..step.n_bounds.into()] {
         cand &= bound.allowed(st.chosen[usize::from(earlier) % STEPS].into());
     }
@@ -203,7 +243,7 @@ pub(super) fn candidates(step: &IndexStep, st: &IndexState) -> u64 {
         cand &= bit_at(rest(c));
     }
     for c in &step.checks[forced..partnered] {
-        cand &= partners(st.reversed & c.domains, rest(c));
+        cand &= partners(reversed & c.domains, rest(c));
     }
     for c in &step.checks[partnered..paired] {
         if cand == 0 {
@@ -212,20 +252,20 @@ pub(super) fn candidates(step: &IndexStep, st: &IndexState) -> u64 {
         if forced > 0 {
             // One candidate at most, the forced value: one partner test, no loop.
             let i = cand.trailing_zeros();
-            let others = st.free & c.domains & !(1u64 << i);
-            let others_reversed = st.reversed & c.reversed & !((1u64 << 63) >> i);
+            let others = free & c.domains & !(1u64 << i);
+            let others_reversed = reversed & c.reversed & !((1u64 << 63) >> i);
             if partners(others_reversed, rest(c) - i64::from(i)) & others == 0 {
                 return 0;
             }
         } else {
-            cand &= pair_check(cand, st.free & c.domains, st.reversed & c.reversed, rest(c));
+            cand &= pair_check(cand, free & c.domains, reversed & c.reversed, rest(c));
         }
     }
     for c in &step.checks[paired..spread] {
         if cand == 0 {
             return 0;
         }
-        cand &= distinct_allowed_from(st.free & c.domains, c.later.into(), rest(c));
+        cand &= distinct_allowed_from(free & c.domains, c.later.into(), rest(c));
     }
     cand
 }
@@ -235,6 +275,12 @@ pub(super) fn candidates(step: &IndexStep, st: &IndexState) -> u64 {
 pub(super) fn apply(step: &IndexStep, depth: usize, bit: u32, st: &mut IndexState) {
     st.free &= !(1u64 << bit);
     st.reversed &= !((1u64 << 63) >> bit);
+    set(step, depth, bit, st);
+}
+
+/// [`apply`] but for the free values, which the baked searches carry themselves.
+#[inline(always)]
+pub(super) fn set(step: &IndexStep, depth: usize, bit: u32, st: &mut IndexState) {
     for &e in &step.terms[..step.n_terms.into()] {
         st.rest[usize::from(e)] -= i64::from(bit);
     }
@@ -246,6 +292,12 @@ pub(super) fn apply(step: &IndexStep, depth: usize, bit: u32, st: &mut IndexStat
 pub(super) fn undo(step: &IndexStep, bit: u32, st: &mut IndexState) {
     st.free |= 1u64 << bit;
     st.reversed |= (1u64 << 63) >> bit;
+    unset(step, bit, st);
+}
+
+/// Undoes [`set`].
+#[inline(always)]
+pub(super) fn unset(step: &IndexStep, bit: u32, st: &mut IndexState) {
     for &e in &step.terms[..step.n_terms.into()] {
         st.rest[usize::from(e)] += i64::from(bit);
     }
