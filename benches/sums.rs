@@ -1,9 +1,10 @@
 //! Criterion benches of the number puzzles, in-process, one thread, the targets of
 //! issue 4: the magic hexagon (all 12), 4x4 magic squares (all 7,040), Tarek's
-//! unsolvable killer #1, and the rate of 5x5 magic squares (the first 1,000,000).
+//! unsolvable killer #1, and the rate of 5x5 magic squares (the first 1,000,000); and
+//! of issue 14, one 1,024th of the whole 5x5 count in all and in distinct mode.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use polytile::{Mode, Options, SumsSolver};
+use polytile::{Mode, Options, Shard, SumsSolver};
 
 fn load(name: &str) -> polytile::sums::Model {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -57,6 +58,27 @@ fn bench(c: &mut Criterion) {
                 .solutions
         })
     });
+    // The same share of the whole 5x5 tree counted in both modes: distinct is meant
+    // to cost what all costs (issue 14).
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(1));
+    let shard = Options {
+        shard: Some(Shard {
+            index: 0,
+            count: 1024,
+        }),
+        ..one
+    };
+    for (mode, label) in [(Mode::All, "all"), (Mode::Distinct, "distinct")] {
+        group.bench_function(format!("magic-square-5/shard-1-of-1024/{label}"), |b| {
+            b.iter(|| {
+                SumsSolver::new(&square5, mode)
+                    .expect("the 5x5 model solves")
+                    .count(&shard)
+                    .total
+            })
+        });
+    }
     group.finish();
 }
 
