@@ -93,17 +93,27 @@ enum Bound {
     Above,
     /// At most this less the earlier step's (`Prepared::index_sums`).
     SumAtMost(u32),
+    /// `SumAtMost(most)` while step `step` holds index `index`, else no bound.
+    SumAtMostWhen { most: u32, step: u32, index: u32 },
 }
 
 impl Bound {
-    /// The value indices allowed when the earlier step took index `earlier`.
+    /// The value indices allowed when the earlier step took index `earlier`, and step
+    /// `s` index `chosen(s)`.
     #[inline(always)]
-    fn allowed(self, earlier: usize) -> u64 {
+    fn allowed(self, earlier: usize, chosen: impl Fn(usize) -> u32) -> u64 {
         match self {
             Bound::Above => !bit_range(0, earlier),
             Bound::Below if earlier == 0 => 0,
             Bound::Below => bit_range(0, earlier - 1),
             Bound::SumAtMost(most) => bits_to(i64::from(most) - earlier as i64),
+            Bound::SumAtMostWhen { most, step, index } => {
+                if chosen(step as usize) == index {
+                    bits_to(i64::from(most) - earlier as i64)
+                } else {
+                    u64::MAX
+                }
+            }
         }
     }
 }
@@ -276,11 +286,21 @@ impl Plan {
                     step_order.push((position[x] as u32, Bound::Above));
                 }
             }
-            for &(x, y, most) in &prepared.index_sums {
-                if x == c && position[y] < i {
-                    step_order.push((position[y] as u32, Bound::SumAtMost(most)));
-                } else if y == c && position[x] < i {
-                    step_order.push((position[x] as u32, Bound::SumAtMost(most)));
+            for sum in &prepared.index_sums {
+                // A bound whose condition is met only after this step bounds nothing.
+                let bound = match sum.when {
+                    None => Bound::SumAtMost(sum.most),
+                    Some((cell, index)) if position[cell] < i => Bound::SumAtMostWhen {
+                        most: sum.most,
+                        step: position[cell] as u32,
+                        index,
+                    },
+                    Some(_) => continue,
+                };
+                if sum.a == c && position[sum.b] < i {
+                    step_order.push((position[sum.b] as u32, bound));
+                } else if sum.b == c && position[sum.a] < i {
+                    step_order.push((position[sum.a] as u32, bound));
                 }
             }
             steps.push(PlanStep {
@@ -519,7 +539,7 @@ impl Kernel for Plan {
             }
         }
         for &(earlier, bound) in &self.step_order[step.order.0 as usize..step.order.1 as usize] {
-            cand &= bound.allowed(st.chosen[earlier as usize].into());
+            cand &= bound.allowed(st.chosen[earlier as usize].into(), |s| st.chosen[s].into());
         }
         for check in &self.checks[step.checks.0 as usize..step.checks.1 as usize] {
             if cand == 0 {

@@ -155,10 +155,20 @@ pub(super) struct Prepared {
     /// The model's equations.
     pub(super) equations: Vec<(Vec<(usize, i64)>, i64)>,
     pub(super) less: Vec<(usize, usize)>,
-    /// `(a, b, most)`: the value indices of cells `a` and `b` sum to at most `most`.
-    /// Symmetry breaking only (`super::solve::Classes`); the static search prunes with
-    /// them, the propagating search may ignore them.
-    pub(super) index_sums: Vec<(usize, usize, u32)>,
+    /// Bounds on the sums of two cells' value indices. Symmetry breaking only
+    /// (`super::solve::Classes`); the static search prunes with them, the propagating
+    /// search may ignore them.
+    pub(super) index_sums: Vec<IndexSum>,
+}
+
+/// The value indices of cells `a` and `b` sum to at most `most`; with `when`, only
+/// while cell `when.0` holds the `when.1`-th value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct IndexSum {
+    pub(super) a: usize,
+    pub(super) b: usize,
+    pub(super) most: u32,
+    pub(super) when: Option<(usize, u32)>,
 }
 
 impl Prepared {

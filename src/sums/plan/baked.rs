@@ -272,6 +272,9 @@ fn step_literal(step: &IndexStep) -> String {
                 Bound::Below => "Bound::Below".to_string(),
                 Bound::Above => "Bound::Above".to_string(),
                 Bound::SumAtMost(most) => format!("Bound::SumAtMost({most})"),
+                Bound::SumAtMostWhen { most, step, index } => {
+                    format!("Bound::SumAtMostWhen {{ most: {most}, step: {step}, index: {index} }}")
+                }
             };
             format!("({earlier}, {bound})")
         })

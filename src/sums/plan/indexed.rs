@@ -235,7 +235,8 @@ pub(super) fn candidates_in(step: &IndexStep, free: Free, st: &IndexState) -> u6
     } = free;
     let mut cand = step.domain & free;
     for &(earlier, bound) in &step.bounds[..step.n_bounds.into()] {
-        cand &= bound.allowed(st.chosen[usize::from(earlier) % STEPS].into());
+        let chosen = |s: usize| u32::from(st.chosen[s % STEPS]);
+        cand &= bound.allowed(chosen(earlier.into()) as usize, chosen);
     }
     let [forced, partnered, paired, spread] = step.ends.map(usize::from);
     let rest = |c: &IndexCheck| st.rest[usize::from(c.equation)];
