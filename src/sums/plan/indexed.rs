@@ -74,15 +74,14 @@ pub(in crate::sums) struct Indexed {
 /// The state of a branch: free values (and reversed, as [`Plan`] keeps them), the
 /// index sums left per equation, and per step the bit chosen and those not tried.
 pub(in crate::sums) struct IndexState {
-    free: u64,
-    reversed: u64,
+    free: Free,
     rest: [i64; MOST_EQUATIONS],
     chosen: [u8; STEPS],
     untried: [u64; STEPS],
 }
 
-/// The free values of a branch, and the same bits reversed, as the baked searches
-/// carry them down from step to step.
+/// The free values of a branch, and the same bits reversed: kept in [`IndexState`],
+/// and carried down from step to step by the baked searches.
 #[derive(Clone, Copy)]
 pub(super) struct Free {
     values: u64,
@@ -90,6 +89,14 @@ pub(super) struct Free {
 }
 
 impl Free {
+    /// Every value of `all` free.
+    fn all(all: u64) -> Free {
+        Free {
+            values: all,
+            reversed: all.reverse_bits(),
+        }
+    }
+
     /// Without the value of bit `bit`.
     #[inline(always)]
     pub(super) fn without(self, bit: u32) -> Free {
@@ -98,15 +105,21 @@ impl Free {
             reversed: self.reversed & !((1u64 << 63) >> bit),
         }
     }
+
+    /// With the value of bit `bit` (undoes [`Free::without`]).
+    #[inline(always)]
+    fn with(self, bit: u32) -> Free {
+        Free {
+            values: self.values | 1u64 << bit,
+            reversed: self.reversed | (1u64 << 63) >> bit,
+        }
+    }
 }
 
 impl IndexState {
     /// The free values.
     pub(super) fn free(&self) -> Free {
-        Free {
-            values: self.free,
-            reversed: self.reversed,
-        }
+        self.free
     }
 }
 
@@ -185,8 +198,7 @@ impl Kernel for Indexed {
 
     fn state(&self) -> IndexState {
         IndexState {
-            free: self.all,
-            reversed: self.all.reverse_bits(),
+            free: Free::all(self.all),
             rest: *self.targets,
             chosen: [0; STEPS],
             untried: [0; STEPS],
@@ -274,8 +286,7 @@ pub(super) fn candidates_in(step: &IndexStep, free: Free, st: &IndexState) -> u6
 /// Sets `step`, the step at `depth`, to `bit` ([`Kernel::apply`]).
 #[inline(always)]
 pub(super) fn apply(step: &IndexStep, depth: usize, bit: u32, st: &mut IndexState) {
-    st.free &= !(1u64 << bit);
-    st.reversed &= !((1u64 << 63) >> bit);
+    st.free = st.free.without(bit);
     set(step, depth, bit, st);
 }
 
@@ -291,8 +302,7 @@ pub(super) fn set(step: &IndexStep, depth: usize, bit: u32, st: &mut IndexState)
 /// Undoes [`apply`].
 #[inline(always)]
 pub(super) fn undo(step: &IndexStep, bit: u32, st: &mut IndexState) {
-    st.free |= 1u64 << bit;
-    st.reversed |= (1u64 << 63) >> bit;
+    st.free = st.free.with(bit);
     unset(step, bit, st);
 }
 
