@@ -454,11 +454,9 @@ impl Selection {
             return ControlFlow::Continue(());
         };
         let above = above(&read, classes.cells);
-        // The elements of `Classes::spanning`, walked with their constraints.
-        let all = size == classes.group.order() as u64;
-        let elements = self.ordered.chunks_exact(self.constraints);
-        for (g, (pairs, &moves)) in elements.zip(&classes.moves).enumerate() {
-            if (all || !moves) && satisfied(pairs, &above) {
+        for g in classes.spanning(size) {
+            let pairs = &self.ordered[g * self.constraints..(g + 1) * self.constraints];
+            if satisfied(pairs, &above) {
                 sink.found_class(self.stated, || classes.image(g, &index))?;
             }
         }
