@@ -133,17 +133,32 @@ impl Indexed {
         }
         let mut steps = Box::new([IndexStep::default(); STEPS]);
         let mut cells_of = vec![0i64; plan.targets.len()];
-        for (step, out) in plan.steps.iter().zip(steps.iter_mut()) {
+        let terms_of =
+            |step: &super::PlanStep| &plan.step_terms[step.terms.0 as usize..step.terms.1 as usize];
+        // The step that sets each equation's last cell: no check reads the
+        // equation's remainder from there on, so that step need not take its value
+        // from it (nor give it back).
+        let mut last = vec![0usize; plan.targets.len()];
+        for (at, step) in plan.steps.iter().enumerate() {
+            for &(e, _) in terms_of(step) {
+                last[e as usize] = at;
+            }
+        }
+        for (at, (step, out)) in plan.steps.iter().zip(steps.iter_mut()).enumerate() {
             out.domain = step.domain;
-            let terms = &plan.step_terms[step.terms.0 as usize..step.terms.1 as usize];
+            let terms = terms_of(step);
             if terms.len() > MOST_CHECKS || terms.iter().any(|&(_, a)| a != 1) {
                 return None;
             }
-            for (slot, &(e, _)) in out.terms.iter_mut().zip(terms) {
-                *slot = e as u8;
+            let mut n_terms = 0;
+            for &(e, _) in terms {
                 cells_of[e as usize] += 1;
+                if last[e as usize] != at {
+                    out.terms[n_terms] = e as u8;
+                    n_terms += 1;
+                }
             }
-            out.n_terms = terms.len() as u8;
+            out.n_terms = n_terms as u8;
             let order = &plan.step_order[step.order.0 as usize..step.order.1 as usize];
             if order.len() > MOST_BOUNDS {
                 return None;
