@@ -62,8 +62,20 @@ where
 {
     let mut cand = indexed::candidates_in(step, free, st);
     if step.ends[0] > 0 {
-        // A forced cell has one candidate at most: said so, the loop below is one test.
-        cand &= cand.wrapping_neg();
+        // A forced cell has one candidate at most. Its value is read from the
+        // remainder that forces it (`indexed::forced_bit`), so that the steps below
+        // start on it while the checks of this one are still being worked out
+        // (the branch on them is predicted): in this search a node waits on its
+        // parent's value far more than on its own instructions.
+        if cand == 0 {
+            return ControlFlow::Continue(());
+        }
+        let bit = indexed::forced_bit(step, st);
+        *nodes += 1;
+        indexed::set(step, depth, bit, st);
+        let flow = next(st, free.without(bit), nodes, leaf);
+        indexed::unset(step, bit, st);
+        return flow;
     }
     while cand != 0 {
         let bit = cand.trailing_zeros();

@@ -274,18 +274,19 @@ pub(super) fn candidates_in(step: &IndexStep, free: Free, st: &IndexState) -> u6
         cand &= partners(reversed & c.domains, rest(c));
     }
     for c in &step.checks[partnered..paired] {
-        if cand == 0 {
-            return 0;
-        }
         if forced > 0 {
-            // One candidate at most, the forced value: one partner test, no loop.
-            let i = cand.trailing_zeros();
+            // One candidate at most, the forced value: one partner test, no loop
+            // and no branch, on the value [`forced_bit`] reads (when that is out of
+            // range, `cand` is empty already).
+            let i = forced_bit(step, st);
             let others = free & c.domains & !(1u64 << i);
             let others_reversed = reversed & c.reversed & !((1u64 << 63) >> i);
-            if partners(others_reversed, rest(c) - i64::from(i)) & others == 0 {
+            let paired = partners(others_reversed, rest(c) - i64::from(i)) & others != 0;
+            cand &= u64::from(paired).wrapping_neg();
+        } else {
+            if cand == 0 {
                 return 0;
             }
-        } else {
             cand &= pair_check(cand, free & c.domains, reversed & c.reversed, rest(c));
         }
     }
@@ -296,6 +297,15 @@ pub(super) fn candidates_in(step: &IndexStep, free: Free, st: &IndexState) -> u6
         cand &= distinct_allowed_from(free & c.domains, c.later.into(), rest(c));
     }
     cand
+}
+
+/// The bit of a forced step's value, read from the remainder of the equation that
+/// forces it (its first check's): the one candidate, when [`candidates`] has one.
+/// Read this way rather than from the candidates, the work that follows need not
+/// wait for the step's checks.
+#[inline(always)]
+pub(super) fn forced_bit(step: &IndexStep, st: &IndexState) -> u32 {
+    (st.rest[usize::from(step.checks[0].equation)] as u32) & 63
 }
 
 /// Sets `step`, the step at `depth`, to `bit` ([`Kernel::apply`]).
