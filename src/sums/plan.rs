@@ -106,13 +106,9 @@ impl Bound {
             Bound::Above => !bit_range(0, earlier),
             Bound::Below if earlier == 0 => 0,
             Bound::Below => bit_range(0, earlier - 1),
-            Bound::SumAtMost(most) => bits_to(i64::from(most) - earlier as i64),
-            Bound::SumAtMostWhen { most, step, index } => {
-                if chosen(step as usize) == index {
-                    bits_to(i64::from(most) - earlier as i64)
-                } else {
-                    u64::MAX
-                }
+            Bound::SumAtMostWhen { step, index, .. } if chosen(step as usize) != index => u64::MAX,
+            Bound::SumAtMost(most) | Bound::SumAtMostWhen { most, .. } => {
+                bits_to(i64::from(most) - earlier as i64)
             }
         }
     }
