@@ -71,22 +71,38 @@ where
             return ControlFlow::Continue(());
         }
         let bit = indexed::forced_bit(step, st);
-        *nodes += 1;
-        indexed::set(step, depth, bit, st);
-        let flow = next(st, free.without(bit), nodes, leaf);
-        indexed::unset(step, bit, st);
-        return flow;
+        return child(step, depth, bit, st, free, nodes, leaf, &next);
     }
     while cand != 0 {
         let bit = cand.trailing_zeros();
         cand &= cand - 1;
-        *nodes += 1;
-        indexed::set(step, depth, bit, st);
-        let flow = next(st, free.without(bit), nodes, leaf);
-        indexed::unset(step, bit, st);
-        flow?;
+        child(step, depth, bit, st, free, nodes, leaf, &next)?;
     }
     ControlFlow::Continue(())
+}
+
+/// `step` (the step at `depth`) set to bit `bit`, and the search below it.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn child<F, N>(
+    step: &IndexStep,
+    depth: usize,
+    bit: u32,
+    st: &mut IndexState,
+    free: Free,
+    nodes: &mut u64,
+    leaf: &mut F,
+    next: &N,
+) -> ControlFlow<()>
+where
+    F: FnMut(&IndexState) -> ControlFlow<()>,
+    N: Fn(&mut IndexState, Free, &mut u64, &mut F) -> ControlFlow<()>,
+{
+    *nodes += 1;
+    indexed::set(step, depth, bit, st);
+    let flow = next(st, free.without(bit), nodes, leaf);
+    indexed::unset(step, bit, st);
+    flow
 }
 
 /// Below the last step: a solution.
