@@ -74,7 +74,7 @@ impl Lane for u32 {
     #[inline(always)]
     fn fit_bits<const K: usize>(masks: &[u32; K], board: u32) -> u32 {
         use std::arch::x86_64::*;
-        const { assert!(K % 4 == 0 && K <= 32) };
+        const { assert!(K.is_multiple_of(4) && K <= 32) };
         // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always
         // available; each load reads lanes `4 * chunk .. 4 * chunk + 4 <= K` of
         // `masks`, and `loadu` has no alignment requirement.
@@ -109,7 +109,7 @@ impl Lane for u64 {
     #[inline(always)]
     fn fit_bits<const K: usize>(masks: &[u64; K], board: u64) -> u32 {
         use std::arch::x86_64::*;
-        const { assert!(K % 4 == 0 && K <= 32) };
+        const { assert!(K.is_multiple_of(4) && K <= 32) };
         // SAFETY: SSE4.1 is enabled at compile time (the cfg above), so these
         // intrinsics are available; each pair of loads reads lanes
         // `4 * chunk .. 4 * chunk + 4 <= K` of `masks`, and `loadu` has no alignment

@@ -371,7 +371,7 @@ impl Group {
                 let Some(next) = close(subgroup | 1 << g) else {
                     continue;
                 };
-                if order % next.count_ones() as usize == 0 && seen.insert(next) {
+                if order.is_multiple_of(next.count_ones() as usize) && seen.insert(next) {
                     if seen.len() > SUBGROUPS_TRIED {
                         return false;
                     }

@@ -1084,7 +1084,7 @@ impl Engine {
                 .expect("W words")
         };
         let mut kept = [u64::MAX; W];
-        if sets % 64 != 0 {
+        if !sets.is_multiple_of(64) {
             kept[W - 1] = (1 << (sets % 64)) - 1;
         }
         let mut m = placed;

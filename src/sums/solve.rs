@@ -389,7 +389,11 @@ impl Selection {
         // (so at most 64 cells, as `Classes::read` holds them), and the only value map
         // the automorphisms search is the complement, the reversal of the values.
         let reverses = classes.complement.windows(2).all(|w| w[0] > w[1]);
-        if less.is_empty() || stated == 0 || order % stated != 0 || !reverses || classes.cells > 64
+        if less.is_empty()
+            || stated == 0
+            || !order.is_multiple_of(stated)
+            || !reverses
+            || classes.cells > 64
         {
             return None;
         }

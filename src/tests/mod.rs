@@ -51,7 +51,7 @@ pub(crate) fn board_with_holes(
     let d = if grid.is_planar() { 1 } else { side() };
     let mut board = crate::grid::Board::cuboid(grid, w, h, d);
     for c in 0..board.cells.len() {
-        if next() % one_in == 0 {
+        if next().is_multiple_of(one_in) {
             board.cells[c] = false;
         }
     }

@@ -571,7 +571,7 @@ impl BandJudge {
             if region & last_row != 0 {
                 continue;
             }
-            if region.count_ones() % 5 != 0 {
+            if !region.count_ones().is_multiple_of(5) {
                 return true;
             }
             let known = self.tileable.borrow().get(&region).copied();

@@ -294,7 +294,7 @@ pub fn parse_output(text: &str) -> Result<(u64, Vec<[u8; tiling::meteor::CELLS]>
     }
     let rest = &lines[2..];
     let board_lines = HEIGHT + 1;
-    if rest.len() % board_lines != 0 {
+    if !rest.len().is_multiple_of(board_lines) {
         return Err(format!("{} lines after the count line", rest.len()));
     }
     let mut boards = Vec::new();
