@@ -52,6 +52,7 @@ mod tables;
 mod tests;
 mod text;
 pub mod tiling;
+mod wide;
 mod zeroed;
 
 pub use driver::{default_threads, Mode, Options, Progress, Shard, ShardError, Summary};

@@ -150,6 +150,7 @@ fn search(
     let tiles = Tiles {
         window,
         above: Some(&above),
+        wide: None,
         leaves: Boards { half_turns },
     };
     let mut options = *options;

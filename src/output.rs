@@ -119,6 +119,9 @@ pub struct TilingRequest {
     pub memo: Option<bool>,
     /// The memo's bound.
     pub memo_options: MemoOptions,
+    /// Whether the search may test placements eight at a time
+    /// ([`TilingSolver::set_wide`]).
+    pub wide: bool,
 }
 
 /// Checks that a picture can go where it is asked to: `output` only with a picture
@@ -248,6 +251,7 @@ pub fn solve_tiling(
             .map_err(|e| Error::Input(format!("{source}: --split: {e}")))?;
     }
     solver.set_memo_bound(&tiling.memo_options);
+    solver.set_wide(tiling.wide);
     let options = &request.options;
     let memoised = solver
         .memo_wanted(tiling.memo, options)
@@ -303,6 +307,14 @@ pub fn solve_tiling(
     } else {
         solver.split_rows_for(options)
     };
+    if !memoised && rows.is_empty() {
+        let wide = solver.wide();
+        if request.format == Format::Json {
+            extra.insert("search".into(), if wide { "wide" } else { "plain" }.into());
+        } else if request.stats && wide {
+            eprintln!("search: placements tested eight at a time (AVX-512)");
+        }
+    }
     if !rows.is_empty() {
         extra.insert("split".into(), json!(rows));
         if let Splitting::Stated(_) = solver.splitting() {

@@ -24,6 +24,7 @@ use crate::meet::{Above, Workspace};
 use crate::tables::generate::MAX_PIECES;
 use crate::tables::pockets::Pockets;
 use crate::tables::{TableLayout, Tables};
+use crate::wide::Wide;
 
 /// Levels of the tree above the tasks the driver shares among threads: enough tasks
 /// for the cores without cutting the work of the split search's memo too fine (three
@@ -842,12 +843,14 @@ pub(crate) trait Leaves<L, const K: usize>: Sync {
     ) -> ControlFlow<()>;
 }
 
-/// A tiling search as the driver runs it: the plain search, or the split search of
-/// [`crate::meet`] when `above` is given, each solution handed to `leaves`. Tasks are
+/// A tiling search as the driver runs it: the plain search, the split search of
+/// [`crate::meet`] when `above` is given, or else the eight-lane search of
+/// [`crate::wide`] when `wide` is given, each solution handed to `leaves`. Tasks are
 /// the nodes [`TASK_DEPTH`] levels below the root.
 pub(crate) struct Tiles<'a, L, const K: usize, F> {
     pub window: &'a Window<'a, L, K>,
     pub above: Option<&'a Above>,
+    pub wide: Option<&'a Wide>,
     pub leaves: F,
 }
 
@@ -912,7 +915,10 @@ impl<L: Lane, const K: usize, F: Leaves<L, K>> Tiles<'_, L, K, F> {
             Some(above) => self
                 .window
                 .search_split(*node, &mut path, &mut visit, above, scratch),
-            None => self.window.search(*node, &mut path, &mut visit),
+            None => match self.wide {
+                Some(wide) => wide.search(self.window, *node, &mut path, &mut visit),
+                None => self.window.search(*node, &mut path, &mut visit),
+            },
         };
     }
 }

@@ -63,6 +63,7 @@ use crate::search::{self, Copies, Lane, Lanes, Leaves, Node, Step, Tiles, Window
 use crate::symmetry::{Group, NONE};
 use crate::tables::generate::{self, MAX_PIECES};
 use crate::tables::{Census, Tables, TablesError};
+use crate::wide::Wide;
 
 /// Pieces counting copies that a tiling can label (`u16` labels).
 pub const MAX_COPIES: usize = u16::MAX as usize;
@@ -220,6 +221,10 @@ pub struct TilingSolver {
     first_restriction: Vec<u16>,
     /// The slot blocks of those restrictions (`Window::restricted_slots`).
     restricted_slots: Vec<u32>,
+    /// Whether runs may take the eight-lane search ([`TilingSolver::set_wide`]).
+    wide_on: bool,
+    /// Its lists, made at their first use; `None` where it does not serve.
+    wide: OnceLock<Option<Wide>>,
 }
 
 /// Whether the search splits into a search south of a row and memoised searches north
@@ -431,6 +436,8 @@ impl TilingSolver {
             plan: OnceLock::new(),
             memo_bytes: MemoOptions::default().max_bytes,
             split_memory: Mutex::new(None),
+            wide_on: true,
+            wide: OnceLock::new(),
         };
         if orienting == Orienting::Auto {
             solver.set_splitting(puzzle.split.clone())?;
@@ -448,6 +455,28 @@ impl TilingSolver {
             self.plan = OnceLock::new();
         }
         self.memo_bytes = options.max_bytes;
+    }
+
+    /// Sets whether a run that does not split may take the eight-lane search
+    /// (`crate::wide`; on unless set): the plain search's nodes, solutions and order,
+    /// with the placements tested eight at a time. It serves boards with the pocket
+    /// check (the cubic grid) whose pieces have one copy each and fill the board, on
+    /// a CPU with AVX-512; elsewhere the plain search runs either way.
+    pub fn set_wide(&mut self, on: bool) {
+        self.wide_on = on;
+    }
+
+    /// Whether a run that does not split takes the eight-lane search
+    /// ([`TilingSolver::set_wide`]).
+    pub fn wide(&self) -> bool {
+        self.wide_on && on_lanes!(self, wide_lists()).is_some()
+    }
+
+    /// The eight-lane search's lists over this solver's window, if it serves it.
+    fn wide_lists<L: Lane, const K: usize>(&self, lanes: &Lanes<L>) -> Option<&Wide> {
+        self.wide
+            .get_or_init(|| Wide::new(&self.window::<L, K>(lanes)))
+            .as_ref()
     }
 
     /// What the split search's memo took in the last run that split, if one did.
@@ -712,6 +741,7 @@ impl TilingSolver {
         Tiles {
             window,
             above: None,
+            wide: None,
             leaves: Tilings {
                 setup: &self.setup,
                 distinct: self.mode == Mode::Distinct,
@@ -741,6 +771,9 @@ impl TilingSolver {
             .flatten();
         let mut tiles = self.tiles(&window);
         tiles.above = above.as_ref();
+        if self.wide_on {
+            tiles.wide = self.wide_lists::<L, K>(lanes);
+        }
         let summary = driver::run_observed(&tiles, options, keep, deliver, observe);
         if let Some(above) = &above {
             *self.split_memory.lock().unwrap_or_else(|e| e.into_inner()) = Some(above.memory());

@@ -2,7 +2,7 @@
 //! estimate's walk of the tree against a run, the split search against the plain search, the meteor search from run-time tables
 //! (pruned or not, restricted or not, any thread count, any limit), the baked tables against the run-time ones
 //! and an independent enumeration, the pruning and the half-turn restriction against
-//! the unpruned tables.
+//! the unpruned tables, the eight-lane search against the plain search.
 //!
 //! The independent verifier is the integration tests' own file, included here so that
 //! there is one verifier; it reaches the library's plain enums as `super::lib`.
@@ -18,6 +18,7 @@ mod tables;
 #[path = "../../tests/it/common/tiling.rs"]
 #[allow(dead_code)]
 mod tiling;
+mod wide;
 
 /// One thread, nodes counted: the options under which runs are compared node for node.
 pub(crate) fn counted() -> crate::Options {

@@ -143,6 +143,19 @@ pub(crate) struct SolveArgs {
     /// split: statement, else auto].
     #[arg(long, value_name = "auto|off|ROWS")]
     pub(crate) split: Option<Splitting>,
+    /// auto: where the search does not split, test the placements eight at a time
+    /// (AVX-512) on boards with the pocket check (the cubic grid) whose pieces have one
+    /// copy each and fill the board, when this CPU has AVX-512; --stats says when. off:
+    /// the plain search. The nodes, solutions and their order are the same.
+    #[arg(long, value_enum, default_value_t = WideChoice::Auto)]
+    pub(crate) wide: WideChoice,
+}
+
+/// Whether the search may test placements eight at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum WideChoice {
+    Auto,
+    Off,
 }
 
 /// Whether `--count` uses the memo.
@@ -331,6 +344,7 @@ impl SolveArgs {
                 MemoChoice::Auto => None,
             },
             memo_options: memo_options(self.memo_mib),
+            wide: self.wide == WideChoice::Auto,
         }
     }
 }
