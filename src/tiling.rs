@@ -197,6 +197,12 @@ macro_rules! on_lanes {
     };
 }
 
+/// The fewest nodes (the split plan's estimate of the plain tree) for which a run
+/// takes the eight-lane search: its lists take about half a millisecond to make on
+/// the Soma cube, whose whole search of 6,469 nodes takes about as long (README,
+/// Performance).
+const WIDE_LEAST_NODES: f64 = 50_000.0;
+
 /// A tiling puzzle made ready to solve: checked, its tables built.
 ///
 /// Solving does not change it, so one solver can run any number of times, on any
@@ -467,9 +473,20 @@ impl TilingSolver {
     }
 
     /// Whether a run that does not split takes the eight-lane search
-    /// ([`TilingSolver::set_wide`]).
+    /// ([`TilingSolver::set_wide`]): not where the split plan's measurement found a
+    /// tree too small to pay for its lists.
     pub fn wide(&self) -> bool {
-        self.wide_on && on_lanes!(self, wide_lists()).is_some()
+        self.wide_wanted() && on_lanes!(self, wide_lists()).is_some()
+    }
+
+    /// Whether the eight-lane search is on and the tree, if measured, pays for its
+    /// lists ([`WIDE_LEAST_NODES`]).
+    fn wide_wanted(&self) -> bool {
+        self.wide_on
+            && self
+                .plan
+                .get()
+                .is_none_or(|plan| plan.plain >= WIDE_LEAST_NODES)
     }
 
     /// The eight-lane search's lists over this solver's window, if it serves it.
@@ -771,7 +788,7 @@ impl TilingSolver {
             .flatten();
         let mut tiles = self.tiles(&window);
         tiles.above = above.as_ref();
-        if self.wide_on {
+        if self.wide_wanted() {
             tiles.wide = self.wide_lists::<L, K>(lanes);
         }
         let summary = driver::run_observed(&tiles, options, keep, deliver, observe);

@@ -189,6 +189,13 @@ fn turned_off_or_not_served_it_does_not_run() {
     assert_eq!(solver.wide(), Wide::available());
     solver.set_wide(false);
     assert!(!solver.wide());
+    // A tree measured too small to pay for the lists (6,469 nodes).
+    let measured = TilingSolver::new(&soma, Mode::All).unwrap();
+    assert_eq!(measured.count(&counted(1, None)).solutions, 11_520);
+    assert!(
+        !measured.wide(),
+        "the Soma cube's tree took the eight-lane search"
+    );
     // A planar board (band and island checks, no pocket check).
     let flat = TilingSolver::new(&puzzle("pentomino-6x10"), Mode::All).unwrap();
     assert!(!flat.wide());
