@@ -317,13 +317,18 @@ fn long_with_checkpoint(file: &str, every: &str) -> Vec<String> {
 
 #[test]
 fn a_checkpointed_run_survives_kill_9() {
+    let started = std::time::Instant::now();
     let uninterrupted = summary(&LONG[..5]);
+    // Kills at fractions of the run's own time, so that the first lands mid-run on
+    // a fast machine as on a slow one (a run of this shard took 0.11 s here).
+    let whole = started.elapsed();
     let file = TempFile::path("checkpoint", "kill", "json");
     let name = file.display().to_string();
     // Killed again and again, writing after every task (so that kills land during
     // writes too), then left to finish: nothing is lost and nothing counted twice.
     let mut resumed_from = Vec::new();
-    for delay_ms in [150, 90, 240, 60, 120, 300, 30, 200] {
+    for percent in [40, 25, 60, 15, 30, 75, 10, 50] {
+        let delay_ms = (whole.as_millis() as u64 * percent / 100).max(5);
         let args = long_with_checkpoint(&name, "0");
         let mut child = Command::new(env!("CARGO_BIN_EXE_polytile"))
             .args(&args)
