@@ -407,6 +407,13 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         (board, offset)
     }
 
+    /// Whether `node`'s children are [`Window::first`]: it is the root (the empty
+    /// board is only ever the root) and a piece is placed first.
+    #[inline(always)]
+    pub fn places_first(&self, node: Node) -> bool {
+        !self.first.is_empty() && node.offset == 0 && node.board == self.not_cells[0]
+    }
+
     /// Calls `f` for each placement that fits `node`, in order (pieces by index, then
     /// slot order), with its step and the child node. Stops early when `f` returns
     /// `Break`, and says so.
@@ -416,8 +423,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         node: Node,
         mut f: impl FnMut(Step, Node) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        // The empty board is only ever the root.
-        if !self.first.is_empty() && node.offset == 0 && node.board == self.not_cells[0] {
+        if self.places_first(node) {
             return self.for_each_first(node, f);
         }
         let unused = node.unused;

@@ -254,7 +254,7 @@ impl Wide {
     ) -> ControlFlow<()> {
         // The root's children are the first steps when a piece is placed first: the
         // plain search takes them (a task is rarely the root).
-        if !w.first.is_empty() && node.offset == 0 && node.board == w.not_cells[0] {
+        if w.places_first(node) {
             return w.search(node, path, visitor);
         }
         #[cfg(target_arch = "x86_64")]
