@@ -80,6 +80,7 @@ pub(crate) static WINDOW: Window<'static> = Window {
     copies: &crate::search::Copies::NONE,
     leftover: false,
     pockets: crate::tables::pockets::Pockets::NONE,
+    cover: crate::tables::cover::Cover::NONE,
     first: &[],
     first_restriction: &[],
     restricted_slots: &[],

@@ -21,8 +21,9 @@ use std::ops::ControlFlow;
 
 use crate::driver::{Search, Sink, Split};
 use crate::meet::{Above, Workspace};
+use crate::tables::cover::Cover;
 use crate::tables::generate::MAX_PIECES;
-use crate::tables::pockets::Pockets;
+use crate::tables::pockets::{Counts, Pockets};
 use crate::tables::{TableLayout, Tables};
 use crate::wide::Wide;
 
@@ -215,6 +216,8 @@ pub(crate) struct Window<'t, L, const K: usize> {
     pub leftover: bool,
     /// The pocket check (`tables::pockets`): off for the meteor.
     pub pockets: Pockets<'t>,
+    /// The cover check (`tables::cover`): off for the meteor and planar boards.
+    pub cover: Cover<'t>,
     /// The root's children when one piece is placed first ([`first_steps`]):
     /// the placements of the piece a symmetry restricts, in table order. Empty: the
     /// root is searched like any node, from its lowest free cell.
@@ -320,6 +323,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             copies: &Copies::NONE,
             leftover: false,
             pockets,
+            cover: Cover::new(&t.cover),
             first: &[],
             first_restriction: &[],
             restricted_slots: &[],
@@ -432,6 +436,21 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             // Full board with pieces left over (see `is_leaf`): nothing fits.
             return ControlFlow::Continue(());
         }
+        // The pocket check's free-neighbour counts, taken once: the cover check reads
+        // them too.
+        let counts = if self.pockets.on() {
+            let counts = self.pockets.counts(board, offset);
+            if self.cover.on()
+                && self
+                    .cover
+                    .dead(board, offset, unused, &self.pockets, &counts)
+            {
+                return ControlFlow::Continue(());
+            }
+            counts
+        } else {
+            Counts::default()
+        };
         let anchor = (!board).trailing_zeros() as usize;
         let offset_parity = (offset * self.shift_rows) & 1;
         // Only pieces that can avoid the filled cells just after the anchor.
@@ -488,7 +507,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             if self.pockets.on() && viable != 0 {
                 // Apart from the loop above, so boards without the check (every planar
                 // one) pay one branch per node, not one per fit.
-                viable = self.without_pockets(viable, &pieces_here, first_group, board, offset);
+                viable = self.without_pockets(viable, &pieces_here, first_group, board, &counts);
             }
             while viable != 0 {
                 let bit = viable.trailing_zeros() as usize;
@@ -528,9 +547,8 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         pieces_here: &[u8; 32],
         first_group: usize,
         board: u64,
-        offset: usize,
+        counts: &Counts,
     ) -> u128 {
-        let counts = self.pockets.counts(board, offset);
         let mut rest = viable;
         while rest != 0 {
             let bit = rest.trailing_zeros() as usize;
@@ -539,7 +557,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             let group = first_group + usize::from(pieces_here[j]);
             let placed = self.masks[group][i].widen();
             let delta = &self.pockets.deltas[self.slot(group, i)];
-            if self.pockets.dead_after(&counts, board, placed, delta) {
+            if self.pockets.dead_after(counts, board, placed, delta) {
                 viable &= !(1u128 << bit);
             }
         }

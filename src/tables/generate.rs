@@ -10,6 +10,7 @@ use crate::grid::{meteor, orientations, Board, Locator, Piece, Point};
 use crate::symmetry::Group;
 
 use super::band::{band_rows, band_table};
+use super::cover::CoverTables;
 use super::fill::{
     fillable_sizes, neighbour_lists, neighbour_masks, region_masks, tileable, CellBits,
     Neighbourhood, Regions, TILE_CHECK_CELLS,
@@ -138,6 +139,7 @@ pub fn generate_oriented(
         placeable_from: Vec::new(),
         not_cells: Vec::new(),
         pockets: PocketTables::default(),
+        cover: CoverTables::default(),
     };
     let mut pruner = Pruner::new(&locator, pieces, &orients, &sizes);
     // Each placement is judged as it is found, not listed first: a list of them all
@@ -180,6 +182,7 @@ pub fn generate_oriented(
         t.pockets = PocketTables::new(board, shift, offsets, t.fillable);
         t.pockets
             .add_deltas(board, shift, &t.layout, &t.masks, &t.counts);
+        t.cover = CoverTables::new(&t.layout, &t.masks, &t.counts, offsets, shift, &t.pockets);
     }
     census.orientations = orients;
     Ok((t, census))

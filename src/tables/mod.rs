@@ -19,6 +19,7 @@
 //! cell when the search tries it.
 
 pub mod band;
+pub mod cover;
 pub mod fill;
 pub mod generate;
 pub mod pockets;
@@ -160,6 +161,8 @@ pub struct Tables {
     pub not_cells: Vec<u64>,
     /// The pocket check's tables ([`pockets::PocketTables`]).
     pub pockets: pockets::PocketTables,
+    /// The cover check's lists ([`cover::CoverTables`]).
+    pub cover: cover::CoverTables,
 }
 
 impl Tables {

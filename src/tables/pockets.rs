@@ -326,7 +326,7 @@ impl<'t> Pockets<'t> {
 
 /// Free-neighbour counts of a node's free cells ([`Pockets::counts`]), bit-sliced as
 /// in [`Delta`], and the cells with a neighbour north of the window (never walled in).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Counts {
     pub planes: [u64; 3],
     pub open: u64,

@@ -2,13 +2,15 @@
 //! estimate's walk of the tree against a run, the split search against the plain search, the meteor search from run-time tables
 //! (pruned or not, restricted or not, any thread count, any limit), the baked tables against the run-time ones
 //! and an independent enumeration, the pruning and the half-turn restriction against
-//! the unpruned tables, the eight-lane search against the plain search.
+//! the unpruned tables, the eight-lane search against the plain search, the pocket and cover checks against
+//! their definitions.
 //!
 //! The independent verifier is the integration tests' own file, included here so that
 //! there is one verifier; it reaches the library's plain enums as `super::lib`.
 
 use crate as lib;
 
+mod cover;
 mod estimate;
 mod lanes;
 mod meet;

@@ -1,0 +1,263 @@
+//! The cover check: a node is dead when a free cell just after its lowest one, walled
+//! in on every side but one, can be covered by no placement that is left (no
+//! placement of an unused piece that avoids every filled cell).
+//!
+//! Filling the lowest free cell first leaves a ragged front on the cubic grid: the
+//! cells just north of what is filled are hemmed in by pieces on several sides, and
+//! one of them often has no placement left long before the search reaches it; the
+//! subtree in between is wasted. The pocket check finds such a cell only when it is
+//! walled in alone or with one other. This check looks at the first [`CHECKED`] free
+//! cells from the lowest one, and at those of them with exactly one free neighbour
+//! (most dead cells have one, and their lists are short): every placement that covers
+//! such a cell covers that neighbour and none of the cell's others. So each cell has
+//! a list per direction of its free neighbour, in chunks of eight for the eight-lane
+//! search, anchored highest first (those reach north, where the cells are mostly free,
+//! so the first chunk usually has one that fits), and the first fit ends the cell's
+//! scan.
+//!
+//! The lists are the tables' own placements: one that island pruning dropped takes
+//! part in no solution of the search, so the check is exact for the search's tree. It
+//! never removes a solution: a cell that nothing left covers is a cell no completion
+//! covers. It is on where the pocket check is, whose free-neighbour counts it reads.
+
+use super::pockets::{Counts, PocketTables, Pockets, SIDE_STEPS};
+use super::TableLayout;
+
+/// Free cells after a node's lowest one that the check looks at (the lowest one too).
+/// Deeper looks prune little more (README, Performance).
+pub const CHECKED: usize = 20;
+
+/// Entries per chunk: the 64-bit lanes of one AVX-512 register.
+pub const LANES: usize = 8;
+
+/// Directions of the lattice the lists are kept by: those of the pocket check.
+const DIRECTIONS: usize = 2 * SIDE_STEPS;
+
+/// Eight entries of a list.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Chunk {
+    /// The placements' cells as window bits of the list's window position; all ones
+    /// in padding, so padding never fits.
+    pub mask: [u64; LANES],
+    /// The placement's piece's bit in a node's unused pieces; zero in padding.
+    pub piece: [u64; LANES],
+}
+
+/// The cover lists of a board, owned; [`Cover`] is the search's view.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CoverTables {
+    /// `starts[l] .. starts[l + 1]`: the chunks of list `l = (offset * 64 + bit) *
+    /// DIRECTIONS + k`, the placements that cover window bit `bit` at window position
+    /// `offset` and, of its neighbours, at most the one in direction `k` (the pocket
+    /// check's directions: its `north` ones, then its `south` ones).
+    pub starts: Vec<u32>,
+    /// The lists' entries, eight to a chunk, padded.
+    pub chunks: Vec<Chunk>,
+    /// Per window position, the window bits whose every covering placement lies inside
+    /// the window there: the cells the check may judge.
+    pub checkable: Vec<u64>,
+}
+
+impl CoverTables {
+    /// The lists of the placements of tables laid out by `layout` (masks `masks`,
+    /// `counts` per group), over `offsets` window positions moving `shift` cells at a
+    /// time, by the directions of `pockets`; empty (the check off) where the pocket
+    /// check is off.
+    pub fn new(
+        layout: &TableLayout,
+        masks: &[u64],
+        counts: &[u8],
+        offsets: usize,
+        shift: usize,
+        pockets: &PocketTables,
+    ) -> CoverTables {
+        if pockets.has.is_empty() {
+            return CoverTables::default();
+        }
+        let mut t = CoverTables {
+            starts: vec![0],
+            checkable: vec![u64::MAX; offsets],
+            ..CoverTables::default()
+        };
+        for offset in 0..offsets {
+            // (anchor bit, mask, piece) of every placement anchored in the window.
+            let mut here: Vec<(u8, u64, u32)> = Vec::new();
+            for group in 0..counts.len() {
+                let (at, anchor, piece) = layout.place(group);
+                if at < offset || (at - offset) * shift + anchor >= 64 {
+                    continue;
+                }
+                let by = (at - offset) * shift;
+                for i in 0..usize::from(counts[group]) {
+                    let mask = masks[layout.slot(group, i)];
+                    if by > 0 && mask.leading_zeros() < by as u32 {
+                        // Part of it lies north of the window: the cells it covers
+                        // inside cannot be judged here.
+                        t.checkable[offset] &= !(mask << by);
+                        continue;
+                    }
+                    here.push(((by + anchor) as u8, mask << by, 1 << piece));
+                }
+            }
+            here.sort_by_key(|e| std::cmp::Reverse(e.0));
+            // Per window bit, its neighbour in each direction, if it has one there.
+            let has = &pockets.has[offset];
+            let neighbour = |bit: usize, k: usize| -> Option<usize> {
+                (has[k] >> bit & 1 == 1).then(|| {
+                    if k < SIDE_STEPS {
+                        bit + pockets.north[k] as usize
+                    } else {
+                        bit - pockets.south[k - SIDE_STEPS] as usize
+                    }
+                })
+            };
+            // A placement is in the lists of each of its cells under the direction of
+            // the one neighbour of the cell it also covers, or under every direction
+            // if it covers none (a piece in parts); kept in anchor order.
+            let mut lists: Vec<Vec<(u64, u32)>> = vec![Vec::new(); 64 * DIRECTIONS];
+            for &(_, mask, piece) in &here {
+                let mut rest = mask;
+                while rest != 0 {
+                    let bit = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let inside: Vec<usize> = (0..DIRECTIONS)
+                        .filter(|&k| neighbour(bit, k).is_some_and(|n| mask >> n & 1 == 1))
+                        .collect();
+                    let directions = match inside[..] {
+                        [] => 0..DIRECTIONS,
+                        [k] => k..k + 1,
+                        _ => continue,
+                    };
+                    for k in directions {
+                        lists[bit * DIRECTIONS + k].push((mask, piece));
+                    }
+                }
+            }
+            for list in &lists {
+                for part in list.chunks(LANES) {
+                    let mut c = Chunk {
+                        mask: [u64::MAX; LANES],
+                        piece: [0; LANES],
+                    };
+                    for (lane, &(mask, piece)) in part.iter().enumerate() {
+                        c.mask[lane] = mask;
+                        c.piece[lane] = u64::from(piece);
+                    }
+                    t.chunks.push(c);
+                }
+                t.starts.push(t.chunks.len() as u32);
+            }
+        }
+        t
+    }
+}
+
+/// The search's view of [`CoverTables`]: `starts` empty when the check is off.
+#[derive(Clone, Copy, Debug)]
+pub struct Cover<'t> {
+    /// [`CoverTables::starts`].
+    starts: &'t [u32],
+    /// [`CoverTables::chunks`].
+    chunks: &'t [Chunk],
+    /// [`CoverTables::checkable`].
+    checkable: &'t [u64],
+}
+
+impl<'t> Cover<'t> {
+    /// The check off.
+    pub const NONE: Cover<'static> = Cover {
+        starts: &[],
+        chunks: &[],
+        checkable: &[],
+    };
+
+    /// The view of `t`.
+    pub fn new(t: &'t CoverTables) -> Cover<'t> {
+        Cover {
+            starts: &t.starts,
+            chunks: &t.chunks,
+            checkable: &t.checkable,
+        }
+    }
+
+    /// Whether the check is on.
+    #[inline(always)]
+    pub fn on(&self) -> bool {
+        !self.starts.is_empty()
+    }
+
+    /// The first `CHECKED + 1` free cells of `board` (window bits, set = filled): the
+    /// lowest and the [`CHECKED`] after it. The eight-lane search takes them with one
+    /// `pdep`.
+    #[inline(always)]
+    pub fn lead(board: u64) -> u64 {
+        let mut free = !board;
+        let mut cells = 0;
+        for _ in 0..=CHECKED {
+            cells |= free & free.wrapping_neg();
+            free &= free.wrapping_sub(1);
+        }
+        cells
+    }
+
+    /// Whether a cell of [`Cover::lead`] of `board` (window bits, set = filled, at
+    /// window position `offset`) with exactly one free neighbour, none north of the
+    /// window, can be covered by no placement of the pieces in `unused`. `counts` are
+    /// the node's free-neighbour counts ([`Pockets::counts`]).
+    #[inline(always)]
+    pub fn dead(
+        &self,
+        board: u64,
+        offset: usize,
+        unused: u32,
+        pockets: &Pockets,
+        counts: &Counts,
+    ) -> bool {
+        let unused = u64::from(unused);
+        self.dead_by(board, offset, pockets, counts, Cover::lead(board), |c| {
+            (0..LANES).any(|l| c.piece[l] & unused != 0 && c.mask[l] & board == 0)
+        })
+    }
+
+    /// [`Cover::dead`] with the cells of [`Cover::lead`] given, and the test of a chunk:
+    /// whether one of its placements is of an unused piece and avoids the filled cells.
+    #[inline(always)]
+    pub fn dead_by(
+        &self,
+        board: u64,
+        offset: usize,
+        pockets: &Pockets,
+        counts: &Counts,
+        lead: u64,
+        fits: impl Fn(&Chunk) -> bool,
+    ) -> bool {
+        let free = !board;
+        let [c0, c1, c2] = counts.planes;
+        let single = free & c0 & !c1 & !c2 & !counts.open;
+        let mut cells = lead & single & self.checkable[offset];
+        if cells == 0 {
+            return false;
+        }
+        // The direction of a single cell's free neighbour, in three bit planes.
+        let mut d = [0u64; DIRECTIONS];
+        for k in 0..SIDE_STEPS {
+            d[k] = free >> pockets.north[k] & counts.has[k];
+            d[SIDE_STEPS + k] = free << pockets.south[k] & counts.has[SIDE_STEPS + k];
+        }
+        let planes = [d[1] | d[3] | d[5], d[2] | d[3], d[4] | d[5]];
+        let base = offset * 64;
+        while cells != 0 {
+            let bit = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            let k = (0..3).fold(0, |k, j| k | (planes[j] >> bit & 1) << j) as usize;
+            let list = (base + bit) * DIRECTIONS + k;
+            let (from, to) = (self.starts[list] as usize, self.starts[list + 1] as usize);
+            // SAFETY: `starts` index `chunks`: `from <= to <= chunks.len()`.
+            if !(from..to).any(|j| fits(unsafe { self.chunks.get_unchecked(j) })) {
+                return true;
+            }
+        }
+        false
+    }
+}
