@@ -11,6 +11,9 @@
 //! 2. each chunk with a fit is given the pocket check, all eight lanes at once;
 //! 3. its survivors are pushed on the stack in one compress and store per word.
 //!
+//! Before them, the cover check (`tables::cover`) of the plain search, its chunks
+//! tested one compare each.
+//!
 //! The list is chosen by the state of the few cells after the anchor that its
 //! placements cover most often (`LOOK_CELLS` of them, gathered with `pext`): a list
 //! holds only the placements clear of those cells' filled ones, so a crowded node
@@ -26,7 +29,7 @@
 use std::ops::ControlFlow;
 
 use crate::search::{Lane, Node, Path, Step, Visitor, Window, CHECK_NONE};
-use crate::tables::cover::CHECKED;
+use crate::tables::cover::{Cover, LEAD};
 
 /// A cell's placements in search order: piece, table group, slot in the group, and
 /// the index of the step it is.
@@ -325,9 +328,11 @@ impl Wide {
             let unused_v = _mm512_set1_epi64(i64::from(unused));
             // The cover check (`tables::cover`) comes before the fit test, which it
             // spares a dead node (README, Performance, has the other order's figures).
-            let lead = _pdep_u64((1 << (CHECKED + 1)) - 1, !board);
+            let lead = _pdep_u64(LEAD, !board);
+            debug_assert_eq!(lead, Cover::lead(board));
+            let cells = lead & w.cover.judged(board, offset, &counts);
             if w.cover
-                .dead_by(board, offset, &w.pockets, &counts, lead, |c| {
+                .dead_among(board, offset, &w.pockets, &counts, cells, |c| {
                     let m = _mm512_load_si512(c.mask.as_ptr().cast());
                     let p = _mm512_load_si512(c.piece.as_ptr().cast());
                     _mm512_testn_epi64_mask(m, b) & _mm512_test_epi64_mask(p, unused_v) != 0

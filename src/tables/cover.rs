@@ -27,6 +27,9 @@ use super::TableLayout;
 /// Deeper looks prune little more (README, Performance).
 pub const CHECKED: usize = 20;
 
+/// The low `CHECKED + 1` bits: deposited into a board's free cells, [`Cover::lead`].
+pub const LEAD: u64 = (1 << (CHECKED + 1)) - 1;
+
 /// Entries per chunk: the 64-bit lanes of one AVX-512 register.
 pub const LANES: usize = 8;
 
@@ -121,12 +124,13 @@ impl CoverTables {
                 while rest != 0 {
                     let bit = rest.trailing_zeros() as usize;
                     rest &= rest - 1;
-                    let inside: Vec<usize> = (0..DIRECTIONS)
+                    // The directions of the cell's neighbours the placement covers.
+                    let inside = (0..DIRECTIONS)
                         .filter(|&k| neighbour(bit, k).is_some_and(|n| mask >> n & 1 == 1))
-                        .collect();
-                    let directions = match inside[..] {
-                        [] => 0..DIRECTIONS,
-                        [k] => k..k + 1,
+                        .fold(0u32, |m, k| m | 1 << k);
+                    let directions = match inside.count_ones() {
+                        0 => 0..DIRECTIONS,
+                        1 => inside.trailing_zeros() as usize..inside.trailing_zeros() as usize + 1,
                         _ => continue,
                     };
                     for k in directions {
@@ -189,7 +193,7 @@ impl<'t> Cover<'t> {
 
     /// The first `CHECKED + 1` free cells of `board` (window bits, set = filled): the
     /// lowest and the [`CHECKED`] after it. The eight-lane search takes them with one
-    /// `pdep`.
+    /// `pdep` of [`LEAD`] into the free cells.
     #[inline(always)]
     pub fn lead(board: u64) -> u64 {
         let mut free = !board;
@@ -201,10 +205,19 @@ impl<'t> Cover<'t> {
         cells
     }
 
-    /// Whether a cell of [`Cover::lead`] of `board` (window bits, set = filled, at
-    /// window position `offset`) with exactly one free neighbour, none north of the
-    /// window, can be covered by no placement of the pieces in `unused`. `counts` are
-    /// the node's free-neighbour counts ([`Pockets::counts`]).
+    /// The cells the check may judge at a node of `board` (window bits, set = filled)
+    /// at window position `offset`, whatever their place in the order: those with
+    /// exactly one free neighbour, none north of the window, whose covering placements
+    /// all lie in the window. `counts` are the node's free-neighbour counts
+    /// ([`Pockets::counts`]).
+    #[inline(always)]
+    pub fn judged(&self, board: u64, offset: usize, counts: &Counts) -> u64 {
+        let [c0, c1, c2] = counts.planes;
+        !board & c0 & !c1 & !c2 & !counts.open & self.checkable[offset]
+    }
+
+    /// Whether a cell of [`Cover::lead`] of `board` among [`Cover::judged`] can be
+    /// covered by no placement of the pieces in `unused`.
     #[inline(always)]
     pub fn dead(
         &self,
@@ -214,32 +227,40 @@ impl<'t> Cover<'t> {
         pockets: &Pockets,
         counts: &Counts,
     ) -> bool {
+        let judged = self.judged(board, offset, counts);
+        // The lead is a loop without `pdep`: not taken where nothing is judged.
+        if judged == 0 {
+            return false;
+        }
         let unused = u64::from(unused);
-        self.dead_by(board, offset, pockets, counts, Cover::lead(board), |c| {
-            (0..LANES).any(|l| c.piece[l] & unused != 0 && c.mask[l] & board == 0)
-        })
+        self.dead_among(
+            board,
+            offset,
+            pockets,
+            counts,
+            judged & Cover::lead(board),
+            |c| (0..LANES).any(|l| c.piece[l] & unused != 0 && c.mask[l] & board == 0),
+        )
     }
 
-    /// [`Cover::dead`] with the cells of [`Cover::lead`] given, and the test of a chunk:
-    /// whether one of its placements is of an unused piece and avoids the filled cells.
+    /// Whether one of `cells` (of [`Cover::lead`] and [`Cover::judged`]) can be covered
+    /// by nothing left, with the test of a chunk given: whether one of its placements
+    /// is of an unused piece and avoids the filled cells.
     #[inline(always)]
-    pub fn dead_by(
+    pub fn dead_among(
         &self,
         board: u64,
         offset: usize,
         pockets: &Pockets,
         counts: &Counts,
-        lead: u64,
+        mut cells: u64,
         fits: impl Fn(&Chunk) -> bool,
     ) -> bool {
-        let free = !board;
-        let [c0, c1, c2] = counts.planes;
-        let single = free & c0 & !c1 & !c2 & !counts.open;
-        let mut cells = lead & single & self.checkable[offset];
         if cells == 0 {
             return false;
         }
-        // The direction of a single cell's free neighbour, in three bit planes.
+        // The direction of a judged cell's free neighbour, in three bit planes.
+        let free = !board;
         let mut d = [0u64; DIRECTIONS];
         for k in 0..SIDE_STEPS {
             d[k] = free >> pockets.north[k] & counts.has[k];
