@@ -332,10 +332,17 @@ impl Wide {
             debug_assert_eq!(lead, Cover::lead(board));
             let cells = lead & w.cover.judged(board, offset, &counts);
             if w.cover
-                .dead_among(board, offset, &w.pockets, &counts, cells, |c| {
-                    let m = _mm512_load_si512(c.mask.as_ptr().cast());
-                    let p = _mm512_load_si512(c.piece.as_ptr().cast());
-                    _mm512_testn_epi64_mask(m, b) & _mm512_test_epi64_mask(p, unused_v) != 0
+                .dead_among(board, offset, &w.pockets, &counts, cells, |list| {
+                    // Every chunk is tested, with no exit at the first fit: lists are
+                    // a few chunks long, and a loop as long as its list is better
+                    // predicted than one that stops where a fit happens to be.
+                    let mut fit = 0;
+                    for c in list {
+                        let m = _mm512_load_si512(c.mask.as_ptr().cast());
+                        let p = _mm512_load_si512(c.piece.as_ptr().cast());
+                        fit |= _mm512_testn_epi64_mask(m, b) & _mm512_test_epi64_mask(p, unused_v);
+                    }
+                    fit != 0
                 })
             {
                 continue;

@@ -12,8 +12,9 @@
 //! such a cell covers that neighbour and none of the cell's others. So each cell has
 //! a list per direction of its free neighbour, in chunks of eight for the eight-lane
 //! search, anchored highest first (those reach north, where the cells are mostly free,
-//! so the first chunk usually has one that fits), and the first fit ends the cell's
-//! scan.
+//! so the first chunk usually has one that fits). The plain search stops a cell's
+//! scan at the first fit; the eight-lane search tests the whole list, which its branch
+//! predictor takes better (README, Performance).
 //!
 //! The lists are the tables' own placements: one that island pruning dropped takes
 //! part in no solution of the search, so the check is exact for the search's tree. It
@@ -239,13 +240,16 @@ impl<'t> Cover<'t> {
             pockets,
             counts,
             judged & Cover::lead(board),
-            |c| (0..LANES).any(|l| c.piece[l] & unused != 0 && c.mask[l] & board == 0),
+            |list| {
+                list.iter()
+                    .any(|c| (0..LANES).any(|l| c.piece[l] & unused != 0 && c.mask[l] & board == 0))
+            },
         )
     }
 
     /// Whether one of `cells` (of [`Cover::lead`] and [`Cover::judged`]) can be covered
-    /// by nothing left, with the test of a chunk given: whether one of its placements
-    /// is of an unused piece and avoids the filled cells.
+    /// by nothing left, with the test of a list given: whether one of its chunks'
+    /// placements is of an unused piece and avoids the filled cells.
     #[inline(always)]
     pub fn dead_among(
         &self,
@@ -254,7 +258,7 @@ impl<'t> Cover<'t> {
         pockets: &Pockets,
         counts: &Counts,
         mut cells: u64,
-        fits: impl Fn(&Chunk) -> bool,
+        fits: impl Fn(&[Chunk]) -> bool,
     ) -> bool {
         if cells == 0 {
             return false;
@@ -275,7 +279,7 @@ impl<'t> Cover<'t> {
             let list = (base + bit) * DIRECTIONS + k;
             let (from, to) = (self.starts[list] as usize, self.starts[list + 1] as usize);
             // SAFETY: `starts` index `chunks`: `from <= to <= chunks.len()`.
-            if !(from..to).any(|j| fits(unsafe { self.chunks.get_unchecked(j) })) {
+            if !fits(unsafe { self.chunks.get_unchecked(from..to) }) {
                 return true;
             }
         }
