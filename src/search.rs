@@ -436,18 +436,9 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             // Full board with pieces left over (see `is_leaf`): nothing fits.
             return ControlFlow::Continue(());
         }
-        // The pocket check's free-neighbour counts, taken once: the cover check reads
-        // them too.
+        // The pocket check's free-neighbour counts, taken once for every child.
         let counts = if self.pockets.on() {
-            let counts = self.pockets.counts(board, offset);
-            if self.cover.on()
-                && self
-                    .cover
-                    .dead(board, offset, unused, &self.pockets, &counts)
-            {
-                return ControlFlow::Continue(());
-            }
-            counts
+            self.pockets.counts(board, offset)
         } else {
             Counts::default()
         };
@@ -507,7 +498,14 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             if self.pockets.on() && viable != 0 {
                 // Apart from the loop above, so boards without the check (every planar
                 // one) pay one branch per node, not one per fit.
-                viable = self.without_pockets(viable, &pieces_here, first_group, board, &counts);
+                viable = self.without_pockets(
+                    viable,
+                    &pieces_here,
+                    first_group,
+                    (board, offset),
+                    node,
+                    &counts,
+                );
             }
             while viable != 0 {
                 let bit = viable.trailing_zeros() as usize;
@@ -535,8 +533,10 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
     }
 
     /// The fits of `viable` (as in [`Window::checked`]) whose child has no free cell
-    /// walled in where that is dead ([`Pockets`]). The node's free-neighbour counts
-    /// are taken once, and each child's follow from them and its placement's
+    /// walled in where that is dead ([`Pockets`]) and, where the cover check is on, no
+    /// cell that nothing left covers ([`Cover::dead_child`]); `board` at `offset` is
+    /// `node`'s, settled. The node's free-neighbour counts are taken once, and each
+    /// child's follow from them and its placement's
     /// [`Delta`](crate::tables::pockets::Delta). Not inlined: inlined, the pocket
     /// check's code in the search's child loop cost the planar searches, which never
     /// call it, about 7%.
@@ -546,7 +546,8 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         mut viable: u128,
         pieces_here: &[u8; 32],
         first_group: usize,
-        board: u64,
+        (board, offset): (u64, usize),
+        node: Node,
         counts: &Counts,
     ) -> u128 {
         let mut rest = viable;
@@ -554,10 +555,27 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             let bit = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             let (j, i) = (bit / K, bit % K);
-            let group = first_group + usize::from(pieces_here[j]);
+            let piece = usize::from(pieces_here[j]);
+            let group = first_group + piece;
             let placed = self.masks[group][i].widen();
             let delta = &self.pockets.deltas[self.slot(group, i)];
-            if self.pockets.dead_after(counts, board, placed, delta) {
+            let dead = match self.pockets.single_after(counts, board, placed, delta) {
+                None => true,
+                Some(single) => {
+                    self.cover.on() && {
+                        let (unused, _) = self.copies.take(piece, node.unused, node.copies);
+                        self.cover.dead_child(
+                            board | placed,
+                            offset,
+                            unused,
+                            &self.pockets,
+                            &counts.has,
+                            single,
+                        )
+                    }
+                }
+            };
+            if dead {
                 viable &= !(1u128 << bit);
             }
         }
@@ -602,7 +620,8 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
     }
 
     /// [`Window::for_each_child`] of the root when a piece is placed first: each of
-    /// [`Window::first`] in turn, the window left where the root's is.
+    /// [`Window::first`] in turn, the window left where the root's is, less those the
+    /// cover check finds dead (as it does every other node's children).
     #[cold]
     fn for_each_first(
         &self,
@@ -619,6 +638,15 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
                 restriction: self.first_restriction.get(k).copied().unwrap_or(0),
                 unused,
             };
+            if self.cover.on() {
+                let counts = self.pockets.counts(child.board, 0);
+                if self
+                    .cover
+                    .dead(child.board, 0, unused, &self.pockets, &counts)
+                {
+                    continue;
+                }
+            }
             f(*step, child)?;
         }
         ControlFlow::Continue(())

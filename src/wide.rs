@@ -9,10 +9,13 @@
 //! 1. every chunk of eight in its cell's list is tested against the board and the
 //!    unused pieces, one compare each, into a byte of fit bits;
 //! 2. each chunk with a fit is given the pocket check, all eight lanes at once;
-//! 3. its survivors are pushed on the stack in one compress and store per word.
+//! 3. its survivors are pushed on the stack in one compress and store per word, with
+//!    the cells the cover check (`tables::cover`) may judge of each;
+//! 4. the children just pushed are given the cover check one at a time, its chunks
+//!    tested one compare each, and the survivors moved down the stack in order.
 //!
-//! Before them, the cover check (`tables::cover`) of the plain search, its chunks
-//! tested one compare each.
+//! Checking the children in a loop of their own, after the pushes, rather than in
+//! pass 2 leaves pass 2 its registers (README, Performance).
 //!
 //! The list is chosen by the state of the few cells after the anchor that its
 //! placements cover most often (`LOOK_CELLS` of them, gathered with `pext`): a list
@@ -29,7 +32,7 @@
 use std::ops::ControlFlow;
 
 use crate::search::{Lane, Node, Path, Step, Visitor, Window, CHECK_NONE};
-use crate::tables::cover::{Cover, LEAD};
+use crate::tables::cover::Cover;
 
 /// A cell's placements in search order: piece, table group, slot in the group, and
 /// the index of the step it is.
@@ -290,6 +293,7 @@ impl Wide {
         let room = 1 + w.most_steps() * self.longest + LANES;
         let mut boards = vec![0u64; room];
         let mut metas = vec![0u64; room];
+        let mut judgeds = vec![0u64; room];
         boards[0] = node.board;
         metas[0] = u64::from(node.unused) | NO_STEP << 32 | u64::from(node.offset) << 56;
         let mut top = 1usize;
@@ -326,27 +330,6 @@ impl Wide {
             let b = _mm512_set1_epi64(board as i64);
             let counts = w.pockets.counts(board, offset);
             let unused_v = _mm512_set1_epi64(i64::from(unused));
-            // The cover check (`tables::cover`) comes before the fit test, which it
-            // spares a dead node (README, Performance, has the other order's figures).
-            let lead = _pdep_u64(LEAD, !board);
-            debug_assert_eq!(lead, Cover::lead(board));
-            let cells = lead & w.cover.judged(board, offset, &counts);
-            if w.cover
-                .dead_among(board, offset, &w.pockets, &counts, cells, |list| {
-                    // Every chunk is tested, with no exit at the first fit: lists are
-                    // a few chunks long, and a loop as long as its list is better
-                    // predicted than one that stops where a fit happens to be.
-                    let mut fit = 0;
-                    for c in list {
-                        let m = _mm512_load_si512(c.mask.as_ptr().cast());
-                        let p = _mm512_load_si512(c.piece.as_ptr().cast());
-                        fit |= _mm512_testn_epi64_mask(m, b) & _mm512_test_epi64_mask(p, unused_v);
-                    }
-                    fit != 0
-                })
-            {
-                continue;
-            }
             let anchor = (!board).trailing_zeros() as usize;
             let cell = offset * w.layout.anchors + anchor;
             // A piece that can no longer be placed leaves the node no child: then no
@@ -387,10 +370,16 @@ impl Wide {
             // Pass 2: the pocket check of the chunks with a fit, and their children.
             // The node's free-neighbour counts are taken once (`Pockets::counts`);
             // each lane's follow by subtracting its placement's delta, as in
-            // `Pockets::dead_after`.
+            // `Pockets::single_after`.
             let [c0, c1, c2] = counts.planes.map(|p| _mm512_set1_epi64(p as i64));
             let open = _mm512_set1_epi64(counts.open as i64);
             let has = [0, 1, 2].map(|k| _mm512_set1_epi64(counts.has[k] as i64));
+            let checkable = _mm512_set1_epi64(if w.cover.on() {
+                w.cover.checkable(offset) as i64
+            } else {
+                0
+            });
+            let pushed = top;
             while any != 0 {
                 let j = any.trailing_zeros() as usize;
                 any &= any - 1;
@@ -432,6 +421,8 @@ impl Wide {
                     _mm512_and_si512(_mm512_and_si512(pairs, single), pair),
                 );
                 let keep = fits[j] & !_mm512_test_epi64_mask(dead, dead);
+                // The cells the cover check may judge of each child.
+                let judged = _mm512_and_si512(single, checkable);
                 // Pass 3: the survivors on the stack, in list order (reverse search
                 // order). child meta = (unused & !piece) | meta.
                 let child = _mm512_or_si512(b, m);
@@ -451,9 +442,42 @@ impl Wide {
                         metas.as_mut_ptr().add(top).cast(),
                         _mm512_maskz_compress_epi64(keep, child_meta),
                     );
+                    _mm512_storeu_si512(
+                        judgeds.as_mut_ptr().add(top).cast(),
+                        _mm512_maskz_compress_epi64(keep, judged),
+                    );
                 }
                 top += keep.count_ones() as usize;
             }
+            // Pass 4: the cover check (`tables::cover`) of the children just pushed that
+            // have a cell it may judge; the survivors are moved down, in order.
+            let mut kept = pushed;
+            for i in pushed..top {
+                let (child, meta) = (boards[i], metas[i]);
+                let lead = Cover::lead(child);
+                let cells = lead & judgeds[i];
+                let child_b = _mm512_set1_epi64(child as i64);
+                let child_unused = _mm512_set1_epi64(i64::from(meta as u32));
+                let dead =
+                    w.cover
+                        .dead_among(child, offset, &w.pockets, &counts.has, cells, |list| {
+                            // Every chunk is tested, with no exit at the first fit: lists are
+                            // a few chunks long, and a loop as long as its list is better
+                            // predicted than one that stops where a fit happens to be.
+                            let mut fit = 0;
+                            for c in list {
+                                let m = _mm512_load_si512(c.mask.as_ptr().cast());
+                                let p = _mm512_load_si512(c.piece.as_ptr().cast());
+                                fit |= _mm512_testn_epi64_mask(m, child_b)
+                                    & _mm512_test_epi64_mask(p, child_unused);
+                            }
+                            fit != 0
+                        });
+                boards[kept] = child;
+                metas[kept] = meta;
+                kept += usize::from(!dead);
+            }
+            top = kept;
         };
         path.truncate(prefix);
         flow

@@ -1,20 +1,24 @@
-//! The cover check: a node is dead when a free cell just after its lowest one, walled
-//! in on every side but one, can be covered by no placement that is left (no
+//! The cover check: a child is dropped when a free cell just after its lowest one,
+//! walled in on every side but one, can be covered by no placement that is left (no
 //! placement of an unused piece that avoids every filled cell).
 //!
 //! Filling the lowest free cell first leaves a ragged front on the cubic grid: the
 //! cells just north of what is filled are hemmed in by pieces on several sides, and
 //! one of them often has no placement left long before the search reaches it; the
 //! subtree in between is wasted. The pocket check finds such a cell only when it is
-//! walled in alone or with one other. This check looks at the first [`CHECKED`] free
-//! cells from the lowest one, and at those of them with exactly one free neighbour
-//! (most dead cells have one, and their lists are short): every placement that covers
-//! such a cell covers that neighbour and none of the cell's others. So each cell has
-//! a list per direction of its free neighbour, in chunks of eight for the eight-lane
-//! search, anchored highest first (those reach north, where the cells are mostly free,
-//! so the first chunk usually has one that fits). The plain search stops a cell's
-//! scan at the first fit; the eight-lane search tests the whole list, which its branch
-//! predictor takes better (README, Performance).
+//! walled in alone or with one other. This check looks at the free cells in the
+//! [`SPAN`] window bits from the lowest one, and at those of them with exactly one free
+//! neighbour (most dead cells have one, and their lists are short): every placement
+//! that covers such a cell covers that neighbour and none of the cell's others. So
+//! each cell has a list per direction of its free neighbour, in chunks of eight for the
+//! eight-lane search, anchored highest first (those reach north, where the cells are
+//! mostly free, so the first chunk usually has one that fits). The plain search stops
+//! a cell's scan at the first fit; the eight-lane search tests the whole list, which
+//! its branch predictor takes better (README, Performance).
+//!
+//! Both searches judge a child in its parent, at the parent's window position, from
+//! the free-neighbour counts the pocket check has just taken of it
+//! ([`Cover::dead_child`]): a dead child is never entered, pushed or counted as a node.
 //!
 //! The lists are the tables' own placements: one that island pruning dropped takes
 //! part in no solution of the search, so the check is exact for the search's tree. It
@@ -24,18 +28,16 @@
 use super::pockets::{Counts, PocketTables, Pockets, SIDE_STEPS};
 use super::TableLayout;
 
-/// Free cells after a node's lowest one that the check looks at (the lowest one too).
-/// Deeper looks prune little more (README, Performance).
-pub const CHECKED: usize = 20;
-
-/// The low `CHECKED + 1` bits: deposited into a board's free cells, [`Cover::lead`].
-pub const LEAD: u64 = (1 << (CHECKED + 1)) - 1;
+/// Window bits from a node's lowest free cell (that one included) whose free cells the
+/// check looks at: two layers of a 4 x 4 box, the Bedlam cube's, and more of narrower
+/// ones. Farther looks prune little more (README, Performance).
+pub const SPAN: u32 = 32;
 
 /// Entries per chunk: the 64-bit lanes of one AVX-512 register.
 pub const LANES: usize = 8;
 
 /// Directions of the lattice the lists are kept by: those of the pocket check.
-const DIRECTIONS: usize = 2 * SIDE_STEPS;
+pub const DIRECTIONS: usize = 2 * SIDE_STEPS;
 
 /// Eight entries of a list.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -192,24 +194,28 @@ impl<'t> Cover<'t> {
         !self.starts.is_empty()
     }
 
-    /// The first `CHECKED + 1` free cells of `board` (window bits, set = filled): the
-    /// lowest and the [`CHECKED`] after it. The eight-lane search takes them with one
-    /// `pdep` of [`LEAD`] into the free cells.
+    /// The free cells of `board` (window bits, set = filled) in the [`SPAN`] bits from
+    /// its lowest free one: a mask from the lowest free bit up, by a shift and a
+    /// subtraction.
     #[inline(always)]
     pub fn lead(board: u64) -> u64 {
-        let mut free = !board;
-        let mut cells = 0;
-        for _ in 0..=CHECKED {
-            cells |= free & free.wrapping_neg();
-            free &= free.wrapping_sub(1);
-        }
-        cells
+        let free = !board;
+        let low = free & free.wrapping_neg();
+        free & (low << SPAN).wrapping_sub(low)
+    }
+
+    /// The cells the check may judge at window position `offset`, of those with
+    /// exactly one free neighbour and none north of the window: those whose covering
+    /// placements all lie in the window.
+    #[inline(always)]
+    pub fn checkable(&self, offset: usize) -> u64 {
+        self.checkable[offset]
     }
 
     /// The cells the check may judge at a node of `board` (window bits, set = filled)
     /// at window position `offset`, whatever their place in the order: those with
-    /// exactly one free neighbour, none north of the window, whose covering placements
-    /// all lie in the window. `counts` are the node's free-neighbour counts
+    /// exactly one free neighbour, none north of the window, that are
+    /// [`Cover::checkable`]. `counts` are the node's free-neighbour counts
     /// ([`Pockets::counts`]).
     #[inline(always)]
     pub fn judged(&self, board: u64, offset: usize, counts: &Counts) -> u64 {
@@ -218,7 +224,7 @@ impl<'t> Cover<'t> {
     }
 
     /// Whether a cell of [`Cover::lead`] of `board` among [`Cover::judged`] can be
-    /// covered by no placement of the pieces in `unused`.
+    /// covered by no placement of the pieces in `unused`; `counts` are the node's.
     #[inline(always)]
     pub fn dead(
         &self,
@@ -229,7 +235,38 @@ impl<'t> Cover<'t> {
         counts: &Counts,
     ) -> bool {
         let judged = self.judged(board, offset, counts);
-        // The lead is a loop without `pdep`: not taken where nothing is judged.
+        self.dead_judged(board, offset, unused, pockets, &counts.has, judged)
+    }
+
+    /// [`Cover::dead`] of a child at its parent's window position `offset`, from what
+    /// the parent's pocket check found of it: `single`, its free cells with one free
+    /// neighbour and none north of the window ([`Pockets::single_after`]). `has` are
+    /// the parent's [`Counts::has`].
+    #[inline(always)]
+    pub fn dead_child(
+        &self,
+        child: u64,
+        offset: usize,
+        unused: u32,
+        pockets: &Pockets,
+        has: &[u64; DIRECTIONS],
+        single: u64,
+    ) -> bool {
+        let judged = single & self.checkable[offset];
+        self.dead_judged(child, offset, unused, pockets, has, judged)
+    }
+
+    /// [`Cover::dead`] with the judged cells given, in the plain search's way.
+    #[inline(always)]
+    fn dead_judged(
+        &self,
+        board: u64,
+        offset: usize,
+        unused: u32,
+        pockets: &Pockets,
+        has: &[u64; DIRECTIONS],
+        judged: u64,
+    ) -> bool {
         if judged == 0 {
             return false;
         }
@@ -238,25 +275,29 @@ impl<'t> Cover<'t> {
             board,
             offset,
             pockets,
-            counts,
+            has,
             judged & Cover::lead(board),
             |list| {
-                list.iter()
-                    .any(|c| (0..LANES).any(|l| c.piece[l] & unused != 0 && c.mask[l] & board == 0))
+                list.iter().any(|c| {
+                    (0..LANES).fold(false, |a, l| {
+                        a | (c.piece[l] & unused != 0) & (c.mask[l] & board == 0)
+                    })
+                })
             },
         )
     }
 
-    /// Whether one of `cells` (of [`Cover::lead`] and [`Cover::judged`]) can be covered
-    /// by nothing left, with the test of a list given: whether one of its chunks'
-    /// placements is of an unused piece and avoids the filled cells.
+    /// Whether one of `cells` (of [`Cover::lead`] and [`Cover::judged`]) of `board` at
+    /// window position `offset` can be covered by nothing left, with the test of a list
+    /// given: whether one of its chunks' placements is of an unused piece and avoids
+    /// the filled cells. `has` are [`Counts::has`] at `offset`.
     #[inline(always)]
     pub fn dead_among(
         &self,
         board: u64,
         offset: usize,
         pockets: &Pockets,
-        counts: &Counts,
+        has: &[u64; DIRECTIONS],
         mut cells: u64,
         fits: impl Fn(&[Chunk]) -> bool,
     ) -> bool {
@@ -267,8 +308,8 @@ impl<'t> Cover<'t> {
         let free = !board;
         let mut d = [0u64; DIRECTIONS];
         for k in 0..SIDE_STEPS {
-            d[k] = free >> pockets.north[k] & counts.has[k];
-            d[SIDE_STEPS + k] = free << pockets.south[k] & counts.has[SIDE_STEPS + k];
+            d[k] = free >> pockets.north[k] & has[k];
+            d[SIDE_STEPS + k] = free << pockets.south[k] & has[SIDE_STEPS + k];
         }
         let planes = [d[1] | d[3] | d[5], d[2] | d[3], d[4] | d[5]];
         let base = offset * 64;

@@ -266,7 +266,7 @@ impl<'t> Pockets<'t> {
     }
 
     /// The free-neighbour counts of the free cells of `board` (window bits, set =
-    /// filled) at window position `offset`, for [`Pockets::dead_after`]: once per node,
+    /// filled) at window position `offset`, for [`Pockets::single_after`]: once per node,
     /// shared by its children.
     #[inline(always)]
     pub fn counts(&self, board: u64, offset: usize) -> Counts {
@@ -292,14 +292,21 @@ impl<'t> Pockets<'t> {
     }
 
     /// Whether `board | placed` (window bits, set = filled) has a free cell walled in
-    /// alone, or two walled in together, where that is dead; `counts` are `board`'s at
-    /// its window position ([`Pockets::counts`]), `delta` is the placement's, and
-    /// `placed` is free in `board`. Each free cell's count less the neighbours the
-    /// placement covers tells the lone cells and those with one free neighbour
-    /// (`single`); a pair is two single cells side by side, found with one shift per
-    /// northern direction.
+    /// alone, or two walled in together, where that is dead: then `None`; else its free
+    /// cells with exactly one free neighbour and none north of the window (`single`),
+    /// those the cover check judges (`tables::cover`). `counts` are `board`'s at its
+    /// window position ([`Pockets::counts`]), `delta` is the placement's, and `placed`
+    /// is free in `board`. Each free cell's count less the neighbours the placement
+    /// covers tells the lone cells and the single ones; a pair is two single cells side
+    /// by side, found with one shift per northern direction.
     #[inline(always)]
-    pub fn dead_after(&self, counts: &Counts, board: u64, placed: u64, delta: &Delta) -> bool {
+    pub fn single_after(
+        &self,
+        counts: &Counts,
+        board: u64,
+        placed: u64,
+        delta: &Delta,
+    ) -> Option<u64> {
         let free = !(board | placed);
         let [c0, c1, c2] = counts.planes;
         let [d0, d1, d2] = delta.planes;
@@ -320,7 +327,7 @@ impl<'t> Pockets<'t> {
         for (&step, &has) in self.north.iter().zip(&counts.has) {
             pair |= single >> step & has;
         }
-        (lone & self.lone | pair & single & self.pair) != 0
+        (lone & self.lone | pair & single & self.pair == 0).then_some(single)
     }
 }
 

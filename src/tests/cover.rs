@@ -1,18 +1,20 @@
 //! The cover check against its definition, cell by cell: on random boxes of the cubic
 //! grid (holes included, one window or several) with random pieces, random fillings
 //! of each window position and random sets of unused pieces, [`Cover::dead`] is true
-//! exactly when one of the first `CHECKED + 1` free cells of the window has exactly
-//! one free neighbour (a neighbour north of the window counting as free, and then not
-//! judged), every table placement covering it lies inside the window, and no table
-//! placement of an unused piece covers it and only free cells. Some pieces are in two
-//! parts, which files refuse, so that a placement may cover a cell and none of its
-//! neighbours.
+//! exactly when one of the free cells in the [`SPAN`] window bits from the lowest free
+//! one has exactly one free neighbour (a neighbour north of the window counting as
+//! free, and then not judged), every table placement covering it lies inside the
+//! window, and no table placement of an unused piece covers it and only free cells.
+//! Some pieces are in two parts, which files refuse, so that a placement may cover a
+//! cell and none of its neighbours. And a child judged by its parent
+//! ([`Cover::dead_child`], from the parent's counts and what [`Pockets::single_after`]
+//! finds) is judged as [`Cover::dead`] judges it.
 
 use super::tiling::{self, Pt, Rng};
 use crate::grid::{normalise, Board, Grid, Motion, Piece};
-use crate::tables::cover::{Cover, CHECKED};
+use crate::tables::cover::{Cover, SPAN};
 use crate::tables::generate::generate;
-use crate::tables::pockets::Pockets;
+use crate::tables::pockets::{Delta, Pockets};
 use crate::tables::Tables;
 
 /// Every placement of the tables: its piece and its board cells.
@@ -43,9 +45,9 @@ fn dead_by_definition(
 ) -> bool {
     let inside = |c: usize| c >= base && c - base < 64;
     let free = |c: usize| c >= base && (c - base >= 64 || window >> (c - base) & 1 == 0);
-    let lead: Vec<usize> = (0..64)
+    let lowest = (!window).trailing_zeros() as usize;
+    let lead: Vec<usize> = (lowest..64.min(lowest + SPAN as usize))
         .filter(|&b| window >> b & 1 == 0)
-        .take(CHECKED + 1)
         .map(|b| base + b)
         .collect();
     lead.into_iter().any(|cell| {
@@ -73,6 +75,7 @@ fn dead_by_definition(
 fn the_cover_check_is_its_definition() {
     let mut rng = Rng(0x00c0_7e5a);
     let mut seen = [0usize; 2];
+    let mut children = 0;
     for case in 0..120 {
         let (w, h, d) = (2 + rng.below(3), 2 + rng.below(4), 2 + rng.below(10));
         let mut board = Board::cuboid(Grid::Cubic, w, h, d);
@@ -125,10 +128,28 @@ fn the_cover_check_is_its_definition() {
                     "case {case}: {w}x{h}x{d} offset {offset} window {window:#x} unused {unused:#b}"
                 );
                 seen[usize::from(want)] += 1;
+                // A parent of this window: some of its free cells free again.
+                let placed = window & !t.not_cells[offset] & rng.below(1 << 40) as u64;
+                let parent = window & !placed;
+                let parent_counts = pockets.counts(parent, offset);
+                let delta = Delta::of(&board, shift, offset, placed);
+                if let Some(single) = pockets.single_after(&parent_counts, parent, placed, &delta) {
+                    let by_parent = cover.dead_child(
+                        window,
+                        offset,
+                        unused,
+                        &pockets,
+                        &parent_counts.has,
+                        single,
+                    );
+                    assert_eq!(by_parent, got, "case {case}: parent {parent:#x}");
+                    children += 1;
+                }
             }
         }
     }
     assert!(seen[0] > 1000 && seen[1] > 1000, "{seen:?}");
+    assert!(children > 1000, "{children}");
 }
 
 #[test]

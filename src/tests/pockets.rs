@@ -1,10 +1,11 @@
 //! The pocket check against its definition, cell by cell: on random boxes of the
 //! grids it serves (holes included, one window or several), random fillings of each
 //! window position and random cells filled on top of them (a placement, as the check
-//! sees one: its cells and its [`Delta`]), [`Pockets::dead_after`] is true exactly when
-//! some free cell has no free neighbour, or two free cells have only each other,
-//! counting a neighbour north of the window as free (and the cells south of it as
-//! filled).
+//! sees one: its cells and its [`Delta`]), [`Pockets::single_after`] finds the child
+//! dead exactly when some free cell has no free neighbour, or two free cells have only
+//! each other, counting a neighbour north of the window as free (and the cells south
+//! of it as filled); and where it lives, gives the free cells with exactly one free
+//! neighbour, none north of the window.
 
 use super::tiling::Rng;
 use crate::grid::{Board, Grid};
@@ -75,11 +76,28 @@ fn pockets_are_the_walled_in_free_cells() {
                 let counts = p.counts(window, offset);
                 let delta = Delta::of(&board, shift, offset, placed);
                 let want = walled_in(&board, offset * shift, window | placed, lone, pair);
-                assert_eq!(
-                    p.dead_after(&counts, window, placed, &delta),
-                    want,
+                let got = p.single_after(&counts, window, placed, &delta);
+                let what = format!(
                     "case {case}: {grid:?} {w}x{h}x{d} offset {offset} window {window:#x} placed {placed:#x}"
                 );
+                assert_eq!(got.is_none(), want, "{what}");
+                if let Some(single) = got {
+                    let base = offset * shift;
+                    let child = window | placed;
+                    let free = |cell: usize| {
+                        cell >= base && (cell - base >= 64 || child >> (cell - base) & 1 == 0)
+                    };
+                    let single_by_definition = (0..64)
+                        .filter(|&bit| child >> bit & 1 == 0)
+                        .filter(|&bit| {
+                            let cell = base + bit;
+                            let n: Vec<usize> =
+                                board.neighbours(cell).filter(|&n| free(n)).collect();
+                            n.len() == 1 && n[0] - base < 64
+                        })
+                        .fold(0u64, |a, bit| a | 1 << bit);
+                    assert_eq!(single, single_by_definition, "{what}");
+                }
                 dead[usize::from(want)] += 1;
             }
         }
