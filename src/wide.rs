@@ -5,7 +5,7 @@
 //! The plain search tests each unused piece's group of `K` slots in turn, then checks
 //! each fit in a loop of its own; on the cubic grid its time went to the branches of
 //! those loops (README, Performance). Here the placements anchored at each cell are one
-//! list, padded to lanes of eight, and a node takes three branch-light passes:
+//! list, padded to lanes of eight, and a node takes four passes, the first three branch-light:
 //! 1. every chunk of eight in its cell's list is tested against the board and the
 //!    unused pieces, one compare each, into a byte of fit bits;
 //! 2. each chunk with a fit is given the pocket check, all eight lanes at once;
