@@ -327,9 +327,6 @@ impl Wide {
                 }
                 continue;
             }
-            let b = _mm512_set1_epi64(board as i64);
-            let counts = w.pockets.counts(board, offset);
-            let unused_v = _mm512_set1_epi64(i64::from(unused));
             let anchor = (!board).trailing_zeros() as usize;
             let cell = offset * w.layout.anchors + anchor;
             // A piece that can no longer be placed leaves the node no child: then no
@@ -342,6 +339,7 @@ impl Wide {
             let pattern = _pext_u64(board, self.look[cell]) as usize;
             let (first, chunks) = self.lists[cell << self.look_cells | pattern];
             let (first, chunks) = (first as usize, chunks as usize);
+            let b = _mm512_set1_epi64(board as i64);
             let pieces_v = _mm512_set1_epi64(i64::from(candidates));
             // Pass 1: the fit bits of every chunk, and which chunks have any.
             let mut fits = [0u8; MOST_CHUNKS];
@@ -371,6 +369,8 @@ impl Wide {
             // The node's free-neighbour counts are taken once (`Pockets::counts`);
             // each lane's follow by subtracting its placement's delta, as in
             // `Pockets::single_after`.
+            let counts = w.pockets.counts(board, offset);
+            let unused_v = _mm512_set1_epi64(i64::from(unused));
             let [c0, c1, c2] = counts.planes.map(|p| _mm512_set1_epi64(p as i64));
             let open = _mm512_set1_epi64(counts.open as i64);
             let has = [0, 1, 2].map(|k| _mm512_set1_epi64(counts.has[k] as i64));

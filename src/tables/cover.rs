@@ -212,19 +212,10 @@ impl<'t> Cover<'t> {
         self.checkable[offset]
     }
 
-    /// The cells the check may judge at a node of `board` (window bits, set = filled)
-    /// at window position `offset`, whatever their place in the order: those with
-    /// exactly one free neighbour, none north of the window, that are
-    /// [`Cover::checkable`]. `counts` are the node's free-neighbour counts
-    /// ([`Pockets::counts`]).
-    #[inline(always)]
-    pub fn judged(&self, board: u64, offset: usize, counts: &Counts) -> u64 {
-        let [c0, c1, c2] = counts.planes;
-        !board & c0 & !c1 & !c2 & !counts.open & self.checkable[offset]
-    }
-
-    /// Whether a cell of [`Cover::lead`] of `board` among [`Cover::judged`] can be
-    /// covered by no placement of the pieces in `unused`; `counts` are the node's.
+    /// Whether a free cell of [`Cover::lead`] of `board` (window bits, set = filled) at
+    /// window position `offset`, with exactly one free neighbour, none north of the
+    /// window, and [`Cover::checkable`], can be covered by no placement of the pieces
+    /// in `unused`; `counts` are the node's ([`Pockets::counts`]).
     #[inline(always)]
     pub fn dead(
         &self,
@@ -234,8 +225,9 @@ impl<'t> Cover<'t> {
         pockets: &Pockets,
         counts: &Counts,
     ) -> bool {
-        let judged = self.judged(board, offset, counts);
-        self.dead_judged(board, offset, unused, pockets, &counts.has, judged)
+        let [c0, c1, c2] = counts.planes;
+        let single = !board & c0 & !c1 & !c2 & !counts.open;
+        self.dead_child(board, offset, unused, pockets, &counts.has, single)
     }
 
     /// [`Cover::dead`] of a child at its parent's window position `offset`, from what
@@ -253,44 +245,30 @@ impl<'t> Cover<'t> {
         single: u64,
     ) -> bool {
         let judged = single & self.checkable[offset];
-        self.dead_judged(child, offset, unused, pockets, has, judged)
-    }
-
-    /// [`Cover::dead`] with the judged cells given, in the plain search's way.
-    #[inline(always)]
-    fn dead_judged(
-        &self,
-        board: u64,
-        offset: usize,
-        unused: u32,
-        pockets: &Pockets,
-        has: &[u64; DIRECTIONS],
-        judged: u64,
-    ) -> bool {
         if judged == 0 {
             return false;
         }
         let unused = u64::from(unused);
         self.dead_among(
-            board,
+            child,
             offset,
             pockets,
             has,
-            judged & Cover::lead(board),
+            judged & Cover::lead(child),
             |list| {
                 list.iter().any(|c| {
                     (0..LANES).fold(false, |a, l| {
-                        a | (c.piece[l] & unused != 0) & (c.mask[l] & board == 0)
+                        a | (c.piece[l] & unused != 0) & (c.mask[l] & child == 0)
                     })
                 })
             },
         )
     }
 
-    /// Whether one of `cells` (of [`Cover::lead`] and [`Cover::judged`]) of `board` at
-    /// window position `offset` can be covered by nothing left, with the test of a list
-    /// given: whether one of its chunks' placements is of an unused piece and avoids
-    /// the filled cells. `has` are [`Counts::has`] at `offset`.
+    /// Whether one of `cells` (of [`Cover::lead`], judged as in [`Cover::dead`]) of
+    /// `board` at window position `offset` can be covered by nothing left, with the
+    /// test of a list given: whether one of its chunks' placements is of an unused
+    /// piece and avoids the filled cells. `has` are [`Counts::has`] at `offset`.
     #[inline(always)]
     pub fn dead_among(
         &self,
