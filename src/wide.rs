@@ -32,7 +32,7 @@
 use std::ops::ControlFlow;
 
 use crate::search::{Lane, Node, Path, Step, Visitor, Window, CHECK_NONE};
-use crate::tables::cover::Cover;
+use crate::tables::cover::{Chunk, Cover, AHEAD};
 
 /// A cell's placements in search order: piece, table group, slot in the group, and
 /// the index of the step it is.
@@ -458,21 +458,35 @@ impl Wide {
                 let cells = lead & judgeds[i];
                 let child_b = _mm512_set1_epi64(child as i64);
                 let child_unused = _mm512_set1_epi64(i64::from(meta as u32));
-                let dead =
-                    w.cover
-                        .dead_among(child, offset, &w.pockets, &counts.has, cells, |list| {
-                            // Every chunk is tested, with no exit at the first fit: lists are
-                            // a few chunks long, and a loop as long as its list is better
-                            // predicted than one that stops where a fit happens to be.
-                            let mut fit = 0;
-                            for c in list {
-                                let m = _mm512_load_si512(c.mask.as_ptr().cast());
-                                let p = _mm512_load_si512(c.piece.as_ptr().cast());
-                                fit |= _mm512_testn_epi64_mask(m, child_b)
-                                    & _mm512_test_epi64_mask(p, child_unused);
-                            }
-                            fit != 0
-                        });
+                let dead = w.cover.dead_among(
+                    child,
+                    offset,
+                    &w.pockets,
+                    &counts.has,
+                    cells,
+                    |list, len| {
+                        // Every chunk is tested, with no exit at the first fit: a
+                        // loop as long as its list is predicted worse than none.
+                        // The first `AHEAD` chunks are tested with no branch,
+                        // those past the list's end masked off; the rest, in few
+                        // lists, in a loop.
+                        let test = |c: &Chunk| {
+                            let m = _mm512_load_si512(c.mask.as_ptr().cast());
+                            let p = _mm512_load_si512(c.piece.as_ptr().cast());
+                            _mm512_testn_epi64_mask(m, child_b)
+                                & _mm512_test_epi64_mask(p, child_unused)
+                        };
+                        let within = |j: usize| 0u8.wrapping_sub(u8::from(len > j));
+                        let mut fit = 0;
+                        for (j, c) in list[..AHEAD].iter().enumerate() {
+                            fit |= test(c) & within(j);
+                        }
+                        for c in &list[AHEAD.min(len)..len] {
+                            fit |= test(c);
+                        }
+                        fit != 0
+                    },
+                );
                 boards[kept] = child;
                 metas[kept] = meta;
                 kept += usize::from(!dead);

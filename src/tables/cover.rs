@@ -36,6 +36,11 @@ pub const SPAN: u32 = 32;
 /// Entries per chunk: the 64-bit lanes of one AVX-512 register.
 pub const LANES: usize = 8;
 
+/// Chunks a scan may read from the start of any list, whatever its length: the chunks
+/// end in this many of padding. The eight-lane search tests them with no branch and
+/// masks off those past the list's end (README, Performance).
+pub const AHEAD: usize = 4;
+
 /// Directions of the lattice the lists are kept by: those of the pocket check.
 pub const DIRECTIONS: usize = 2 * SIDE_STEPS;
 
@@ -50,6 +55,14 @@ pub struct Chunk {
     pub piece: [u64; LANES],
 }
 
+impl Chunk {
+    /// Eight lanes of padding.
+    pub const PADDING: Chunk = Chunk {
+        mask: [u64::MAX; LANES],
+        piece: [0; LANES],
+    };
+}
+
 /// The cover lists of a board, owned; [`Cover`] is the search's view.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CoverTables {
@@ -58,7 +71,7 @@ pub struct CoverTables {
     /// `offset` and, of its neighbours, at most the one in direction `k` (the pocket
     /// check's directions: its `north` ones, then its `south` ones).
     pub starts: Vec<u32>,
-    /// The lists' entries, eight to a chunk, padded.
+    /// The lists' entries, eight to a chunk, padded; then [`AHEAD`] chunks of padding.
     pub chunks: Vec<Chunk>,
     /// Per window position, the window bits whose every covering placement lies inside
     /// the window there: the cells the check may judge.
@@ -143,10 +156,7 @@ impl CoverTables {
             }
             for list in &lists {
                 for part in list.chunks(LANES) {
-                    let mut c = Chunk {
-                        mask: [u64::MAX; LANES],
-                        piece: [0; LANES],
-                    };
+                    let mut c = Chunk::PADDING;
                     for (lane, &(mask, piece)) in part.iter().enumerate() {
                         c.mask[lane] = mask;
                         c.piece[lane] = u64::from(piece);
@@ -156,6 +166,7 @@ impl CoverTables {
                 t.starts.push(t.chunks.len() as u32);
             }
         }
+        t.chunks.extend([Chunk::PADDING; AHEAD]);
         t
     }
 }
@@ -255,8 +266,8 @@ impl<'t> Cover<'t> {
             pockets,
             has,
             judged & Cover::lead(child),
-            |list| {
-                list.iter().any(|c| {
+            |list, len| {
+                list[..len].iter().any(|c| {
                     (0..LANES).fold(false, |a, l| {
                         a | (c.piece[l] & unused != 0) & (c.mask[l] & child == 0)
                     })
@@ -268,7 +279,9 @@ impl<'t> Cover<'t> {
     /// Whether one of `cells` (of [`Cover::lead`], judged as in [`Cover::dead`]) of
     /// `board` at window position `offset` can be covered by nothing left, with the
     /// test of a list given: whether one of its chunks' placements is of an unused
-    /// piece and avoids the filled cells. `has` are [`Counts::has`] at `offset`.
+    /// piece and avoids the filled cells. The test is given the list's `len` chunks
+    /// followed by others, at least [`AHEAD`] chunks in all, and `len`. `has` are
+    /// [`Counts::has`] at `offset`.
     #[inline(always)]
     pub fn dead_among(
         &self,
@@ -277,7 +290,7 @@ impl<'t> Cover<'t> {
         pockets: &Pockets,
         has: &[u64; DIRECTIONS],
         mut cells: u64,
-        fits: impl Fn(&[Chunk]) -> bool,
+        fits: impl Fn(&[Chunk], usize) -> bool,
     ) -> bool {
         if cells == 0 {
             return false;
@@ -297,8 +310,11 @@ impl<'t> Cover<'t> {
             let k = (0..3).fold(0, |k, j| k | (planes[j] >> bit & 1) << j) as usize;
             let list = (base + bit) * DIRECTIONS + k;
             let (from, to) = (self.starts[list] as usize, self.starts[list + 1] as usize);
-            // SAFETY: `starts` index `chunks`: `from <= to <= chunks.len()`.
-            if !fits(unsafe { self.chunks.get_unchecked(from..to) }) {
+            // SAFETY: `starts` index `chunks`, which end in `AHEAD` chunks of padding
+            // past the last list: `from <= to` and `max(to, from + AHEAD) <=
+            // chunks.len()`.
+            let ahead = unsafe { self.chunks.get_unchecked(from..to.max(from + AHEAD)) };
+            if !fits(ahead, to - from) {
                 return true;
             }
         }
