@@ -464,24 +464,23 @@ impl Wide {
                     &w.pockets,
                     &counts.has,
                     cells,
-                    |list, len| {
+                    |slot, list| {
                         // Every chunk is tested, with no exit at the first fit: a
                         // loop as long as its list is predicted worse than none.
-                        // The first `AHEAD` chunks are tested with no branch,
-                        // those past the list's end masked off; the rest, in few
-                        // lists, in a loop.
+                        // The slot's `AHEAD` chunks are tested with no branch and
+                        // no wait for the list's bounds; the rest, of few lists,
+                        // in a loop.
                         let test = |c: &Chunk| {
                             let m = _mm512_load_si512(c.mask.as_ptr().cast());
                             let p = _mm512_load_si512(c.piece.as_ptr().cast());
                             _mm512_testn_epi64_mask(m, child_b)
                                 & _mm512_test_epi64_mask(p, child_unused)
                         };
-                        let within = |j: usize| 0u8.wrapping_sub(u8::from(len > j));
                         let mut fit = 0;
-                        for (j, c) in list[..AHEAD].iter().enumerate() {
-                            fit |= test(c) & within(j);
+                        for c in slot {
+                            fit |= test(c);
                         }
-                        for c in &list[AHEAD.min(len)..len] {
+                        for c in list.get(AHEAD..).unwrap_or_default() {
                             fit |= test(c);
                         }
                         fit != 0

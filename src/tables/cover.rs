@@ -36,9 +36,8 @@ pub const SPAN: u32 = 32;
 /// Entries per chunk: the 64-bit lanes of one AVX-512 register.
 pub const LANES: usize = 8;
 
-/// Chunks a scan may read from the start of any list, whatever its length: the chunks
-/// end in this many of padding. The eight-lane search tests them with no branch and
-/// masks off those past the list's end (README, Performance).
+/// Chunks of each list kept again in a slot of its own ([`CoverTables::slots`]),
+/// padded: nine scans in ten read no further (README, Performance).
 pub const AHEAD: usize = 4;
 
 /// Directions of the lattice the lists are kept by: those of the pocket check.
@@ -71,8 +70,13 @@ pub struct CoverTables {
     /// `offset` and, of its neighbours, at most the one in direction `k` (the pocket
     /// check's directions: its `north` ones, then its `south` ones).
     pub starts: Vec<u32>,
-    /// The lists' entries, eight to a chunk, padded; then [`AHEAD`] chunks of padding.
+    /// The lists' entries, eight to a chunk, padded.
     pub chunks: Vec<Chunk>,
+    /// `slots[l * AHEAD ..][.. AHEAD]`: the first [`AHEAD`] chunks of list `l`, padded.
+    /// The eight-lane search tests them all with no branch, at an address it computes
+    /// from `l` alone: a scan that first loaded `starts` waited on that load (README,
+    /// Performance). They take `AHEAD * DIRECTIONS * 8` KiB a window position.
+    pub slots: Vec<Chunk>,
     /// Per window position, the window bits whose every covering placement lies inside
     /// the window there: the cells the check may judge.
     pub checkable: Vec<u64>,
@@ -166,7 +170,12 @@ impl CoverTables {
                 t.starts.push(t.chunks.len() as u32);
             }
         }
-        t.chunks.extend([Chunk::PADDING; AHEAD]);
+        t.slots = (0..t.starts.len() - 1)
+            .flat_map(|l| {
+                let list = &t.chunks[t.starts[l] as usize..t.starts[l + 1] as usize];
+                (0..AHEAD).map(move |j| list.get(j).copied().unwrap_or(Chunk::PADDING))
+            })
+            .collect();
         t
     }
 }
@@ -180,6 +189,8 @@ pub struct Cover<'t> {
     chunks: &'t [Chunk],
     /// [`CoverTables::checkable`].
     checkable: &'t [u64],
+    /// [`CoverTables::slots`].
+    slots: &'t [Chunk],
 }
 
 impl<'t> Cover<'t> {
@@ -188,6 +199,7 @@ impl<'t> Cover<'t> {
         starts: &[],
         chunks: &[],
         checkable: &[],
+        slots: &[],
     };
 
     /// The view of `t`.
@@ -196,6 +208,7 @@ impl<'t> Cover<'t> {
             starts: &t.starts,
             chunks: &t.chunks,
             checkable: &t.checkable,
+            slots: &t.slots,
         }
     }
 
@@ -266,8 +279,8 @@ impl<'t> Cover<'t> {
             pockets,
             has,
             judged & Cover::lead(child),
-            |list, len| {
-                list[..len].iter().any(|c| {
+            |_, list| {
+                list.iter().any(|c| {
                     (0..LANES).fold(false, |a, l| {
                         a | (c.piece[l] & unused != 0) & (c.mask[l] & child == 0)
                     })
@@ -279,9 +292,9 @@ impl<'t> Cover<'t> {
     /// Whether one of `cells` (of [`Cover::lead`], judged as in [`Cover::dead`]) of
     /// `board` at window position `offset` can be covered by nothing left, with the
     /// test of a list given: whether one of its chunks' placements is of an unused
-    /// piece and avoids the filled cells. The test is given the list's `len` chunks
-    /// followed by others, at least [`AHEAD`] chunks in all, and `len`. `has` are
-    /// [`Counts::has`] at `offset`.
+    /// piece and avoids the filled cells. The test is given the list's slot (its first
+    /// [`AHEAD`] chunks, padded) and the whole list. `has` are [`Counts::has`] at
+    /// `offset`.
     #[inline(always)]
     pub fn dead_among(
         &self,
@@ -290,7 +303,7 @@ impl<'t> Cover<'t> {
         pockets: &Pockets,
         has: &[u64; DIRECTIONS],
         mut cells: u64,
-        fits: impl Fn(&[Chunk], usize) -> bool,
+        fits: impl Fn(&[Chunk; AHEAD], &[Chunk]) -> bool,
     ) -> bool {
         if cells == 0 {
             return false;
@@ -308,13 +321,17 @@ impl<'t> Cover<'t> {
             let bit = cells.trailing_zeros() as usize;
             cells &= cells - 1;
             let k = (0..3).fold(0, |k, j| k | (planes[j] >> bit & 1) << j) as usize;
-            let list = (base + bit) * DIRECTIONS + k;
-            let (from, to) = (self.starts[list] as usize, self.starts[list + 1] as usize);
-            // SAFETY: `starts` index `chunks`, which end in `AHEAD` chunks of padding
-            // past the last list: `from <= to` and `max(to, from + AHEAD) <=
-            // chunks.len()`.
-            let ahead = unsafe { self.chunks.get_unchecked(from..to.max(from + AHEAD)) };
-            if !fits(ahead, to - from) {
+            let l = (base + bit) * DIRECTIONS + k;
+            let (from, to) = (self.starts[l] as usize, self.starts[l + 1] as usize);
+            // SAFETY: `starts` index `chunks`: `from <= to <= chunks.len()`; and
+            // `slots` holds `AHEAD` chunks per list, `l < starts.len() - 1` lists.
+            let (slot, list) = unsafe {
+                (
+                    &*self.slots.as_ptr().add(l * AHEAD).cast::<[Chunk; AHEAD]>(),
+                    self.chunks.get_unchecked(from..to),
+                )
+            };
+            if !fits(slot, list) {
                 return true;
             }
         }
