@@ -32,7 +32,7 @@
 use std::ops::ControlFlow;
 
 use crate::search::{Lane, Node, Path, Step, Visitor, Window, CHECK_NONE};
-use crate::tables::cover::{Chunk, Cover, AHEAD};
+use crate::tables::cover::{Chunk, Cover};
 
 /// A cell's placements in search order: piece, table group, slot in the group, and
 /// the index of the step it is.
@@ -40,6 +40,10 @@ type Entries = Vec<(usize, usize, usize, u64)>;
 
 /// Placements per chunk: the 64-bit lanes of one AVX-512 register.
 const LANES: usize = 8;
+
+/// Chunks of each cover list kept again in a slot of its own ([`Wide::slots`]),
+/// padded: nine scans in ten read no further (README, Performance).
+const AHEAD: usize = 4;
 
 /// Cells after the anchor whose state chooses the list: 16 lists a cell. Measured
 /// against 0 to 6 (README, Performance): 4 and 5 were the fastest on the Bedlam cube,
@@ -98,6 +102,12 @@ pub(crate) struct Wide {
     steps: Vec<Step>,
     /// The most placements a cell's list holds: bounds the stack.
     longest: usize,
+    /// `slots[l * AHEAD ..][.. AHEAD]`: the first [`AHEAD`] chunks of the cover
+    /// check's list `l` ([`Cover::list`]), padded. The cover scan tests them all with
+    /// no branch, at an address it computes from `l` alone: when it first loaded the
+    /// list's bounds, each scan waited on that load (README, Performance). They take
+    /// `AHEAD * DIRECTIONS * 8` KiB a window position (`tables::cover::DIRECTIONS`).
+    slots: Vec<Chunk>,
 }
 
 impl Wide {
@@ -158,11 +168,18 @@ impl Wide {
         }
         let mut look_cells = LOOK_CELLS;
         loop {
-            let wide = Wide::lay(w, &cells, &steps, look_cells, longest);
+            let mut wide = Wide::lay(w, &cells, &steps, look_cells, longest);
             let bytes = wide.tests.len() * size_of::<Test>()
                 + wide.children.len() * size_of::<Child>()
                 + wide.allowed.len();
             if bytes <= MOST_BYTES || look_cells == 0 {
+                let cover = &w.cover;
+                wide.slots = (0..cover.lists())
+                    .flat_map(|l| {
+                        let list = cover.list(l);
+                        (0..AHEAD).map(move |j| list.get(j).copied().unwrap_or(Chunk::PADDING))
+                    })
+                    .collect();
                 return Some(wide);
             }
             look_cells -= 1;
@@ -189,6 +206,7 @@ impl Wide {
             allowed: Vec::new(),
             steps: steps.to_vec(),
             longest,
+            slots: Vec::new(),
         };
         let mut allowed: Vec<Vec<u8>> = vec![Vec::new(); restrictions];
         for (offset, anchor, entries) in cells {
@@ -458,34 +476,34 @@ impl Wide {
                 let cells = lead & judgeds[i];
                 let child_b = _mm512_set1_epi64(child as i64);
                 let child_unused = _mm512_set1_epi64(i64::from(meta as u32));
-                let dead = w.cover.dead_among(
-                    child,
-                    offset,
-                    &w.pockets,
-                    &counts.has,
-                    cells,
-                    |slot, list| {
-                        // Every chunk is tested, with no exit at the first fit: a
-                        // loop as long as its list is predicted worse than none.
-                        // The slot's `AHEAD` chunks are tested with no branch and
-                        // no wait for the list's bounds; the rest, of few lists,
-                        // in a loop.
-                        let test = |c: &Chunk| {
-                            let m = _mm512_load_si512(c.mask.as_ptr().cast());
-                            let p = _mm512_load_si512(c.piece.as_ptr().cast());
-                            _mm512_testn_epi64_mask(m, child_b)
-                                & _mm512_test_epi64_mask(p, child_unused)
-                        };
-                        let mut fit = 0;
-                        for c in slot {
-                            fit |= test(c);
-                        }
-                        for c in list.get(AHEAD..).unwrap_or_default() {
-                            fit |= test(c);
-                        }
-                        fit != 0
-                    },
-                );
+                let dead =
+                    w.cover
+                        .dead_among(child, offset, &w.pockets, &counts.has, cells, |l, list| {
+                            // Every chunk is tested, with no exit at the first fit: a
+                            // loop as long as its list is predicted worse than none.
+                            // The slot's `AHEAD` chunks are tested with no branch and
+                            // no wait for the list's bounds; the rest, of few lists,
+                            // in a loop.
+                            let test = |c: &Chunk| {
+                                let m = _mm512_load_si512(c.mask.as_ptr().cast());
+                                let p = _mm512_load_si512(c.piece.as_ptr().cast());
+                                _mm512_testn_epi64_mask(m, child_b)
+                                    & _mm512_test_epi64_mask(p, child_unused)
+                            };
+                            // SAFETY: `slots` holds `AHEAD` chunks for each of the
+                            // cover's lists (made in `new`), and `l` is one of them.
+                            let slot = unsafe {
+                                &*self.slots.as_ptr().add(l * AHEAD).cast::<[Chunk; AHEAD]>()
+                            };
+                            let mut fit = 0;
+                            for c in slot {
+                                fit |= test(c);
+                            }
+                            for c in list.get(AHEAD..).unwrap_or_default() {
+                                fit |= test(c);
+                            }
+                            fit != 0
+                        });
                 boards[kept] = child;
                 metas[kept] = meta;
                 kept += usize::from(!dead);

@@ -36,10 +36,6 @@ pub const SPAN: u32 = 32;
 /// Entries per chunk: the 64-bit lanes of one AVX-512 register.
 pub const LANES: usize = 8;
 
-/// Chunks of each list kept again in a slot of its own ([`CoverTables::slots`]),
-/// padded: nine scans in ten read no further (README, Performance).
-pub const AHEAD: usize = 4;
-
 /// Directions of the lattice the lists are kept by: those of the pocket check.
 pub const DIRECTIONS: usize = 2 * SIDE_STEPS;
 
@@ -72,11 +68,6 @@ pub struct CoverTables {
     pub starts: Vec<u32>,
     /// The lists' entries, eight to a chunk, padded.
     pub chunks: Vec<Chunk>,
-    /// `slots[l * AHEAD ..][.. AHEAD]`: the first [`AHEAD`] chunks of list `l`, padded.
-    /// The eight-lane search tests them all with no branch, at an address it computes
-    /// from `l` alone: a scan that first loaded `starts` waited on that load (README,
-    /// Performance). They take `AHEAD * DIRECTIONS * 8` KiB a window position.
-    pub slots: Vec<Chunk>,
     /// Per window position, the window bits whose every covering placement lies inside
     /// the window there: the cells the check may judge.
     pub checkable: Vec<u64>,
@@ -170,12 +161,6 @@ impl CoverTables {
                 t.starts.push(t.chunks.len() as u32);
             }
         }
-        t.slots = (0..t.starts.len() - 1)
-            .flat_map(|l| {
-                let list = &t.chunks[t.starts[l] as usize..t.starts[l + 1] as usize];
-                (0..AHEAD).map(move |j| list.get(j).copied().unwrap_or(Chunk::PADDING))
-            })
-            .collect();
         t
     }
 }
@@ -189,8 +174,6 @@ pub struct Cover<'t> {
     chunks: &'t [Chunk],
     /// [`CoverTables::checkable`].
     checkable: &'t [u64],
-    /// [`CoverTables::slots`].
-    slots: &'t [Chunk],
 }
 
 impl<'t> Cover<'t> {
@@ -199,7 +182,6 @@ impl<'t> Cover<'t> {
         starts: &[],
         chunks: &[],
         checkable: &[],
-        slots: &[],
     };
 
     /// The view of `t`.
@@ -208,8 +190,18 @@ impl<'t> Cover<'t> {
             starts: &t.starts,
             chunks: &t.chunks,
             checkable: &t.checkable,
-            slots: &t.slots,
         }
+    }
+
+    /// Its lists: each [`Cover::list`] is an index below this.
+    pub fn lists(&self) -> usize {
+        self.starts.len().saturating_sub(1)
+    }
+
+    /// The chunks of list `l`: of the window bit and direction [`Cover::dead_among`]
+    /// gives with it ([`CoverTables::starts`]).
+    pub fn list(&self, l: usize) -> &'t [Chunk] {
+        &self.chunks[self.starts[l] as usize..self.starts[l + 1] as usize]
     }
 
     /// Whether the check is on.
@@ -292,9 +284,8 @@ impl<'t> Cover<'t> {
     /// Whether one of `cells` (of [`Cover::lead`], judged as in [`Cover::dead`]) of
     /// `board` at window position `offset` can be covered by nothing left, with the
     /// test of a list given: whether one of its chunks' placements is of an unused
-    /// piece and avoids the filled cells. The test is given the list's slot (its first
-    /// [`AHEAD`] chunks, padded) and the whole list. `has` are [`Counts::has`] at
-    /// `offset`.
+    /// piece and avoids the filled cells. The test is given the list's index (as in
+    /// [`Cover::list`]) and its chunks. `has` are [`Counts::has`] at `offset`.
     #[inline(always)]
     pub fn dead_among(
         &self,
@@ -303,7 +294,7 @@ impl<'t> Cover<'t> {
         pockets: &Pockets,
         has: &[u64; DIRECTIONS],
         mut cells: u64,
-        fits: impl Fn(&[Chunk; AHEAD], &[Chunk]) -> bool,
+        fits: impl Fn(usize, &[Chunk]) -> bool,
     ) -> bool {
         if cells == 0 {
             return false;
@@ -323,15 +314,8 @@ impl<'t> Cover<'t> {
             let k = (0..3).fold(0, |k, j| k | (planes[j] >> bit & 1) << j) as usize;
             let l = (base + bit) * DIRECTIONS + k;
             let (from, to) = (self.starts[l] as usize, self.starts[l + 1] as usize);
-            // SAFETY: `starts` index `chunks`: `from <= to <= chunks.len()`; and
-            // `slots` holds `AHEAD` chunks per list, `l < starts.len() - 1` lists.
-            let (slot, list) = unsafe {
-                (
-                    &*self.slots.as_ptr().add(l * AHEAD).cast::<[Chunk; AHEAD]>(),
-                    self.chunks.get_unchecked(from..to),
-                )
-            };
-            if !fits(slot, list) {
+            // SAFETY: `starts` index `chunks`: `from <= to <= chunks.len()`.
+            if !fits(l, unsafe { self.chunks.get_unchecked(from..to) }) {
                 return true;
             }
         }
