@@ -12,7 +12,8 @@
 //! 3. its survivors are pushed on the stack in one compress and store per word, with
 //!    the cells the cover check (`tables::cover`) may judge of each;
 //! 4. the children just pushed are given the cover check one at a time, its chunks
-//!    tested one compare each, and the survivors moved down the stack in order.
+//!    tested one compare each (a list's first four with no branch, from a padded copy
+//!    addressed by the list's index), and the survivors moved down the stack in order.
 //!
 //! Checking the children in a loop of their own, after the pushes, rather than in
 //! pass 2 leaves pass 2 its registers (README, Performance).
