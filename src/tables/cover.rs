@@ -94,9 +94,12 @@ impl CoverTables {
             checkable: vec![u64::MAX; offsets],
             ..CoverTables::default()
         };
+        // Reused from one window position to the next.
+        let mut lists: Vec<Vec<(u64, u32)>> = vec![Vec::new(); 64 * DIRECTIONS];
+        let mut here: Vec<(u8, u64, u32)> = Vec::new();
         for offset in 0..offsets {
             // (anchor bit, mask, piece) of every placement anchored in the window.
-            let mut here: Vec<(u8, u64, u32)> = Vec::new();
+            here.clear();
             for group in 0..counts.len() {
                 let (at, anchor, piece) = layout.place(group);
                 if at < offset || (at - offset) * shift + anchor >= 64 {
@@ -115,30 +118,27 @@ impl CoverTables {
                 }
             }
             here.sort_by_key(|e| std::cmp::Reverse(e.0));
-            // Per window bit, its neighbour in each direction, if it has one there.
             let has = &pockets.has[offset];
-            let neighbour = |bit: usize, k: usize| -> Option<usize> {
-                (has[k] >> bit & 1 == 1).then(|| {
-                    if k < SIDE_STEPS {
-                        bit + pockets.north[k] as usize
-                    } else {
-                        bit - pockets.south[k - SIDE_STEPS] as usize
-                    }
-                })
-            };
             // A placement is in the lists of each of its cells under the direction of
             // the one neighbour of the cell it also covers, or under every direction
             // if it covers none (a piece in parts); kept in anchor order.
-            let mut lists: Vec<Vec<(u64, u32)>> = vec![Vec::new(); 64 * DIRECTIONS];
+            for list in &mut lists {
+                list.clear();
+            }
             for &(_, mask, piece) in &here {
+                // Per direction, the window bits whose neighbour that way it covers.
+                let mut covered = [0u64; DIRECTIONS];
+                for k in 0..SIDE_STEPS {
+                    covered[k] = mask >> pockets.north[k] & has[k];
+                    covered[SIDE_STEPS + k] = mask << pockets.south[k] & has[SIDE_STEPS + k];
+                }
                 let mut rest = mask;
                 while rest != 0 {
                     let bit = rest.trailing_zeros() as usize;
                     rest &= rest - 1;
                     // The directions of the cell's neighbours the placement covers.
                     let inside = (0..DIRECTIONS)
-                        .filter(|&k| neighbour(bit, k).is_some_and(|n| mask >> n & 1 == 1))
-                        .fold(0u32, |m, k| m | 1 << k);
+                        .fold(0u32, |m, k| m | ((covered[k] >> bit & 1) as u32) << k);
                     let directions = match inside.count_ones() {
                         0 => 0..DIRECTIONS,
                         1 => inside.trailing_zeros() as usize..inside.trailing_zeros() as usize + 1,
