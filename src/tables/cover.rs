@@ -25,7 +25,7 @@
 //! never removes a solution: a cell that nothing left covers is a cell no completion
 //! covers. It is on where the pocket check is, whose free-neighbour counts it reads.
 
-use super::pockets::{Counts, PocketTables, Pockets, SIDE_STEPS};
+use super::pockets::{neighbours_in, Counts, PocketTables, Pockets, SIDE_STEPS};
 use super::TableLayout;
 
 /// Window bits from a node's lowest free cell (that one included) whose free cells the
@@ -127,11 +127,7 @@ impl CoverTables {
             }
             for &(_, mask, piece) in &here {
                 // Per direction, the window bits whose neighbour that way it covers.
-                let mut covered = [0u64; DIRECTIONS];
-                for k in 0..SIDE_STEPS {
-                    covered[k] = mask >> pockets.north[k] & has[k];
-                    covered[SIDE_STEPS + k] = mask << pockets.south[k] & has[SIDE_STEPS + k];
-                }
+                let covered = neighbours_in(mask, &pockets.north, &pockets.south, has);
                 let mut rest = mask;
                 while rest != 0 {
                     let bit = rest.trailing_zeros() as usize;
@@ -300,12 +296,7 @@ impl<'t> Cover<'t> {
             return false;
         }
         // The direction of a judged cell's free neighbour, in three bit planes.
-        let free = !board;
-        let mut d = [0u64; DIRECTIONS];
-        for k in 0..SIDE_STEPS {
-            d[k] = free >> pockets.north[k] & has[k];
-            d[SIDE_STEPS + k] = free << pockets.south[k] & has[SIDE_STEPS + k];
-        }
+        let d = neighbours_in(!board, &pockets.north, &pockets.south, has);
         let planes = [d[1] | d[3] | d[5], d[2] | d[3], d[4] | d[5]];
         let base = offset * 64;
         while cells != 0 {

@@ -27,6 +27,24 @@ use crate::grid::Board;
 /// check is off, as on every planar board).
 pub const SIDE_STEPS: usize = 3;
 
+/// Per direction `k` (the `north` ones, then the `south` ones, as in
+/// [`PocketTables::has`]), the window bits whose neighbour that way is in `cells`
+/// (window bits) and inside the window: one shift of the whole window a direction.
+#[inline(always)]
+pub fn neighbours_in(
+    cells: u64,
+    north: &[u32; SIDE_STEPS],
+    south: &[u32; SIDE_STEPS],
+    has: &[u64; 2 * SIDE_STEPS],
+) -> [u64; 2 * SIDE_STEPS] {
+    let mut d = [0u64; 2 * SIDE_STEPS];
+    for k in 0..SIDE_STEPS {
+        d[k] = cells >> north[k] & has[k];
+        d[SIDE_STEPS + k] = cells << south[k] & has[SIDE_STEPS + k];
+    }
+    d
+}
+
 /// The pocket tables of a board, owned; [`Pockets`] is the search's view.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PocketTables {
@@ -280,9 +298,8 @@ impl<'t> Pockets<'t> {
             c1 ^= carry0;
             c2 |= carry1;
         };
-        for k in 0..SIDE_STEPS {
-            add(free >> self.north[k] & has[k]);
-            add(free << self.south[k] & has[SIDE_STEPS + k]);
+        for n in neighbours_in(free, &self.north, &self.south, has) {
+            add(n);
         }
         Counts {
             planes: [c0, c1, c2],
