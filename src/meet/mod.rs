@@ -576,6 +576,8 @@ struct Block {
     path: Path,
     /// The entries in the order they are published (see [`Block::order_entries`]).
     order: Vec<u32>,
+    /// Sort keys of [`Block::order_entries`].
+    keys: Vec<u64>,
 }
 
 impl Block {
@@ -602,6 +604,7 @@ impl Block {
             // serve every set without copies.
             path: Vec::with_capacity(32),
             order: Vec::with_capacity(64),
+            keys: Vec::with_capacity(64),
         }
     }
 
@@ -620,8 +623,19 @@ impl Block {
         if s > 0 && !leftover {
             let mut order = std::mem::take(&mut self.order);
             if self.copies.is_empty() {
-                let used = &self.used;
-                order.sort_unstable_by_key(|&i| (used[i as usize], i));
+                // Sorted as plain words (pieces, then index): a block is sorted
+                // thousands of times a run, most of a few entries.
+                let keys = &mut self.keys;
+                keys.clear();
+                keys.extend(
+                    self.used
+                        .iter()
+                        .zip(0u64..)
+                        .map(|(&u, i)| u64::from(u) << 32 | i),
+                );
+                keys.sort_unstable();
+                order.clear();
+                order.extend(keys.iter().map(|&k| k as u32));
             } else {
                 order.sort_unstable_by_key(|&i| (self.used[i as usize], self.copies_of(i), i));
             }
