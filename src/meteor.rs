@@ -167,15 +167,22 @@ fn search(
 
 /// Solves with the baked tables; `options.limit` is the `N` of the module docs.
 pub fn solve(options: &Options) -> Report {
-    let (mut smallest, mut largest): (Option<Solution>, Option<Solution>) = (None, None);
+    // Compared in place: every solution passes here, and copying each into an
+    // `Option` to compare cost more than the comparison.
+    let (mut smallest, mut largest) = ([u8::MAX; CELLS], [0; CELLS]);
     let summary = search(&WINDOW, true, options, |b| {
-        smallest = Some(smallest.map_or(b, |s| s.min(b)));
-        largest = Some(largest.map_or(b, |l| l.max(b)));
+        if b < smallest {
+            smallest = b;
+        }
+        if b > largest {
+            largest = b;
+        }
     });
+    let found = summary.solutions > 0;
     Report {
         summary,
-        smallest,
-        largest,
+        smallest: found.then_some(smallest),
+        largest: found.then_some(largest),
     }
 }
 
