@@ -57,6 +57,21 @@ use crate::zeroed::{Zeroed, ZeroedWords};
 
 pub(crate) mod plan;
 
+/// A counter on a cache line of its own. The counters below are bumped by whichever
+/// thread takes a slot or a block, while every lookup reads the fields beside them (the
+/// arena's and the tables' addresses): on a shared line, each bump would cost the other
+/// thread a miss on its next lookup.
+#[repr(align(64))]
+#[derive(Default)]
+struct Apart(AtomicUsize);
+
+impl std::ops::Deref for Apart {
+    type Target = AtomicUsize;
+    fn deref(&self) -> &AtomicUsize {
+        &self.0
+    }
+}
+
 /// Slot states; a slot at `PUBLISHED` or more holds `PUBLISHED + start` in the arena.
 const UNSEARCHED: u32 = 0;
 const BUSY: u32 = 1;
@@ -260,12 +275,12 @@ struct DirectSlots {
     /// linear probing, never removed), then the overhang's slot.
     front: ZeroedWords,
     /// Keys the front table took.
-    front_used: AtomicUsize,
+    front_used: Apart,
     /// Overhang bits that pick a slot within a row block.
     low_bits: u32,
     /// Per `overhang >> low_bits`: 1 + its row block, or 0 before the first.
     row_block: ZeroedWords,
-    row_blocks_used: AtomicUsize,
+    row_blocks_used: Apart,
     /// Row blocks of `1 << low_bits` slots each; a slot's state is `UNSEARCHED` and so
     /// on.
     slots: ZeroedWords,
@@ -279,7 +294,7 @@ struct HashedSlots {
     /// Per entry, the slot of its overhang.
     slots: ZeroedWords,
     /// Entries taken, at most `full` of them.
-    used: AtomicUsize,
+    used: Apart,
     full: usize,
 }
 
@@ -330,10 +345,10 @@ impl DirectSlots {
         }
         DirectSlots {
             front,
-            front_used: AtomicUsize::new(0),
+            front_used: Apart::default(),
             low_bits,
             row_block: ZeroedWords::new(1 << (bits as u32).saturating_sub(low_bits)),
-            row_blocks_used: AtomicUsize::new(0),
+            row_blocks_used: Apart::default(),
             // As many row blocks as there can be overhangs, and spares for blocks lost
             // to races; only those used are touched.
             slots: ZeroedWords::new(
@@ -416,7 +431,7 @@ impl HashedSlots {
         HashedSlots {
             keys: Zeroed::new(entries),
             slots: ZeroedWords::new(entries),
-            used: AtomicUsize::new(0),
+            used: Apart::default(),
             full: entries / 4 * 3,
         }
     }
@@ -502,7 +517,7 @@ fn touch_for_writing(word: &AtomicU32) {
 pub(crate) struct Above {
     splits: Vec<Split>,
     arena: ZeroedWords,
-    arena_len: AtomicUsize,
+    arena_len: Apart,
     /// Set once a block did not fit: no more blocks are searched.
     full: AtomicBool,
     /// Set once an overhang found no slot (a hashed index full, or the spare row
@@ -693,7 +708,7 @@ impl Above {
         Some(Above {
             splits,
             arena: ZeroedWords::new(words),
-            arena_len: AtomicUsize::new(0),
+            arena_len: Apart::default(),
             full: AtomicBool::new(false),
             unindexed: AtomicBool::new(false),
             leftover: window.leftover,
