@@ -594,29 +594,38 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         board: u64,
         offset_parity: usize,
     ) -> u128 {
-        let mut viable = 0u128;
-        let mut rest_fits = fits_all;
-        while rest_fits != 0 {
-            let bit = rest_fits.trailing_zeros() as usize;
-            rest_fits &= rest_fits - 1;
-            let (j, i) = (bit / K, bit % K);
-            let group = first_group + usize::from(pieces_here[j]);
-            let free_island_cells = (self.islands[group][i].widen() & !board).count_ones();
-            let islands_fill = self.fillable >> free_island_cells;
-            let band_ok = if CHECKS == CHECK_BAND {
-                let child_board = board | self.masks[group][i].widen();
-                // The band from the child's lowest free row: every row south of it is
-                // full, which is what the band table assumes.
-                let at = self.band_at[(!child_board).trailing_zeros() as usize & 63];
-                let bad_band = self.bad_band[usize::from(at >> 7) ^ offset_parity];
-                let band = (child_board >> (at & 63) & self.band_mask) as usize;
-                !bad_band[band >> 6] >> (band & 63)
-            } else {
-                1
-            };
-            viable |= u128::from(islands_fill & band_ok & 1) << bit;
-        }
-        viable
+        // Each 64-bit half of the fits walked on its own: walking a `u128` bit by bit
+        // takes two words' work for every trailing-zeros count, clear and set.
+        let half = |fits: u64, base: usize| -> u64 {
+            let mut viable = 0u64;
+            let mut rest_fits = fits;
+            while rest_fits != 0 {
+                let b = rest_fits.trailing_zeros();
+                rest_fits &= rest_fits - 1;
+                let bit = base + b as usize;
+                let (j, i) = (bit / K, bit % K);
+                let group = first_group + usize::from(pieces_here[j]);
+                let free_island_cells = (self.islands[group][i].widen() & !board).count_ones();
+                let islands_fill = self.fillable >> free_island_cells;
+                let band_ok = if CHECKS == CHECK_BAND {
+                    let child_board = board | self.masks[group][i].widen();
+                    // The band from the child's lowest free row: every row south of it
+                    // is full, which is what the band table assumes.
+                    let at = self.band_at[(!child_board).trailing_zeros() as usize & 63];
+                    let bad_band = self.bad_band[usize::from(at >> 7) ^ offset_parity];
+                    let band = (child_board >> (at & 63) & self.band_mask) as usize;
+                    !bad_band[band >> 6] >> (band & 63)
+                } else {
+                    1
+                };
+                viable |= (islands_fill & band_ok & 1) << b;
+            }
+            viable
+        };
+        let high = (fits_all >> 64) as u64;
+        let low = half(fits_all as u64, 0);
+        let high = if high == 0 { 0 } else { half(high, 64) };
+        u128::from(low) | u128::from(high) << 64
     }
 
     /// [`Window::for_each_child`] of the root when a piece is placed first: each of
