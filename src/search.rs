@@ -38,6 +38,10 @@ pub(crate) const TASK_SPLIT: Split = Split {
     tasks: usize::MAX,
 };
 
+/// Fit bits of up to `2 * (64 / K)` pieces: piece `pieces_here[w * (64 / K) + j]` has
+/// slot `i` at bit `j * K + i` of word `w` (see [`Window::for_each_child`]).
+type Fits = [u64; 2];
+
 /// The integer a table stores a placement mask in. Placements are anchored in the
 /// window's first rows, so their masks often fit in 32 bits, and 32-bit lanes test four
 /// placements per SSE2 instruction where 64-bit lanes need several.
@@ -458,20 +462,26 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             k => &self.restricted_slots[(usize::from(k) - 1) * self.used_slots.len()..],
         };
         let mut rest = unused & candidates;
-        // The fit bits of as many pieces as 128 bits hold, side by side (`K` bits each),
-        // walked by one loop: one hard-to-predict loop exit per node rather than one per
-        // piece. Bits stay in piece order, then slot order: the search order is unchanged.
-        let per_word = (128 / K).max(1);
+        // The fit bits of as many pieces as two words hold, side by side (`K` bits
+        // each, `64 / K` pieces a word), walked by one loop: one hard-to-predict loop
+        // exit per node rather than one per piece. Bits stay in piece order, then slot
+        // order: the search order is unchanged.
+        const { assert!(K <= 32, "fit bits are at most 32 a piece") };
+        let per_word = 64 / K;
         while rest != 0 {
-            let mut fits_all = 0u128;
+            let mut fits_all: Fits = [0; 2];
             let mut pieces_here = [0u8; 32];
             let mut n = 0;
-            while rest != 0 && n < per_word {
+            while rest != 0 && n < 2 * per_word {
                 let piece = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
                 let group = first_group + piece;
-                let fits = L::fit_bits(&self.masks[group], low) & used_slots[group];
-                fits_all |= u128::from(fits) << (n * K);
+                let fits = u64::from(L::fit_bits(&self.masks[group], low) & used_slots[group]);
+                if n < per_word {
+                    fits_all[0] |= fits << (n * K);
+                } else {
+                    fits_all[1] |= fits << ((n - per_word) * K);
+                }
                 pieces_here[n] = piece as u8;
                 n += 1;
             }
@@ -495,7 +505,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
                 ),
                 _ => fits_all,
             };
-            if self.pockets.on() && viable != 0 {
+            if self.pockets.on() && viable != [0, 0] {
                 // Apart from the loop above, so boards without the check (every planar
                 // one) pay one branch per node, not one per fit.
                 viable = self.without_pockets(
@@ -507,26 +517,28 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
                     &counts,
                 );
             }
-            while viable != 0 {
-                let bit = viable.trailing_zeros() as usize;
-                viable &= viable - 1;
-                let (j, i) = (bit / K, bit % K);
-                let piece = usize::from(pieces_here[j]);
-                let group = first_group + piece;
-                let step = Step {
-                    piece: piece as u8,
-                    offset: offset as u16,
-                    slot: self.slot(group, i) as u32,
-                };
-                let (unused, copies) = self.copies.take(piece, unused, node.copies);
-                let child = Node {
-                    board: board | self.masks[group][i].widen(),
-                    copies,
-                    offset: offset as u16,
-                    restriction: node.restriction,
-                    unused,
-                };
-                f(step, child)?;
+            for (word, mut viable) in viable.into_iter().enumerate() {
+                while viable != 0 {
+                    let bit = viable.trailing_zeros() as usize;
+                    viable &= viable - 1;
+                    let (j, i) = (word * per_word + bit / K, bit % K);
+                    let piece = usize::from(pieces_here[j]);
+                    let group = first_group + piece;
+                    let step = Step {
+                        piece: piece as u8,
+                        offset: offset as u16,
+                        slot: self.slot(group, i) as u32,
+                    };
+                    let (unused, copies) = self.copies.take(piece, unused, node.copies);
+                    let child = Node {
+                        board: board | self.masks[group][i].widen(),
+                        copies,
+                        offset: offset as u16,
+                        restriction: node.restriction,
+                        unused,
+                    };
+                    f(step, child)?;
+                }
             }
         }
         ControlFlow::Continue(())
@@ -543,18 +555,23 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
     #[inline(never)]
     fn without_pockets(
         &self,
-        mut viable: u128,
+        viable: Fits,
         pieces_here: &[u8; 32],
         first_group: usize,
         (board, offset): (u64, usize),
         node: Node,
         counts: &Counts,
-    ) -> u128 {
-        let mut rest = viable;
+    ) -> Fits {
+        let per_word = 64 / K;
+        // One loop over both words, as one `u128`: the checks here are heavy, and a loop
+        // per word measured slower on the cubic grid.
+        let mut kept = u128::from(viable[0]) | u128::from(viable[1]) << 64;
+        let mut rest = kept;
         while rest != 0 {
-            let bit = rest.trailing_zeros() as usize;
+            let at = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            let (j, i) = (bit / K, bit % K);
+            let (word, bit) = (at / 64, at % 64);
+            let (j, i) = (word * per_word + bit / K, bit % K);
             let piece = usize::from(pieces_here[j]);
             let group = first_group + piece;
             let placed = self.masks[group][i].widen();
@@ -576,34 +593,32 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
                 }
             };
             if dead {
-                viable &= !(1u128 << bit);
+                kept &= !(1u128 << at);
             }
         }
-        viable
+        [kept as u64, (kept >> 64) as u64]
     }
 
-    /// The fits of `fits_all` (bit `j * K + i`: slot `i` of the group of piece
-    /// `pieces_here[j]`) that pass the island check and, with [`CHECK_BAND`], the band
-    /// check.
+    /// The fits of `fits_all` (laid out as [`Fits`] says) that pass the island check
+    /// and, with [`CHECK_BAND`], the band check.
     #[inline(always)]
     fn checked<const CHECKS: u8>(
         &self,
-        fits_all: u128,
+        fits_all: Fits,
         pieces_here: &[u8; 32],
         first_group: usize,
         board: u64,
         offset_parity: usize,
-    ) -> u128 {
-        // Each 64-bit half of the fits walked on its own: walking a `u128` bit by bit
-        // takes two words' work for every trailing-zeros count, clear and set.
-        let half = |fits: u64, base: usize| -> u64 {
+    ) -> Fits {
+        // Each word walked on its own, the second only when it holds fits.
+        let per_word = 64 / K;
+        let half = |fits: u64, first: usize| -> u64 {
             let mut viable = 0u64;
             let mut rest_fits = fits;
             while rest_fits != 0 {
                 let b = rest_fits.trailing_zeros();
                 rest_fits &= rest_fits - 1;
-                let bit = base + b as usize;
-                let (j, i) = (bit / K, bit % K);
+                let (j, i) = (first + b as usize / K, b as usize % K);
                 let group = first_group + usize::from(pieces_here[j]);
                 let free_island_cells = (self.islands[group][i].widen() & !board).count_ones();
                 let islands_fill = self.fillable >> free_island_cells;
@@ -622,10 +637,13 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             }
             viable
         };
-        let high = (fits_all >> 64) as u64;
-        let low = half(fits_all as u64, 0);
-        let high = if high == 0 { 0 } else { half(high, 64) };
-        u128::from(low) | u128::from(high) << 64
+        let low = half(fits_all[0], 0);
+        let high = if fits_all[1] == 0 {
+            0
+        } else {
+            half(fits_all[1], per_word)
+        };
+        [low, high]
     }
 
     /// [`Window::for_each_child`] of the root when a piece is placed first: each of
