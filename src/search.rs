@@ -42,6 +42,13 @@ pub(crate) const TASK_SPLIT: Split = Split {
 /// slot `i` at bit `j * K + i` of word `w` (see [`Window::for_each_child`]).
 type Fits = [u64; 2];
 
+/// The place bit `bit` of word `word` of a [`Fits`] stands for: the piece's index in
+/// `pieces_here`, and the slot. The one reading of the layout.
+#[inline(always)]
+fn fit_at<const K: usize>(word: usize, bit: usize) -> (usize, usize) {
+    (word * (64 / K) + bit / K, bit % K)
+}
+
 /// The integer a table stores a placement mask in. Placements are anchored in the
 /// window's first rows, so their masks often fit in 32 bits, and 32-bit lanes test four
 /// placements per SSE2 instruction where 64-bit lanes need several.
@@ -521,7 +528,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
                 while viable != 0 {
                     let bit = viable.trailing_zeros() as usize;
                     viable &= viable - 1;
-                    let (j, i) = (word * per_word + bit / K, bit % K);
+                    let (j, i) = fit_at::<K>(word, bit);
                     let piece = usize::from(pieces_here[j]);
                     let group = first_group + piece;
                     let step = Step {
@@ -562,7 +569,6 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         node: Node,
         counts: &Counts,
     ) -> Fits {
-        let per_word = 64 / K;
         // One loop over both words, as one `u128`: the checks here are heavy, and a loop
         // per word measured slower on the cubic grid.
         let mut kept = u128::from(viable[0]) | u128::from(viable[1]) << 64;
@@ -570,8 +576,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         while rest != 0 {
             let at = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            let (word, bit) = (at / 64, at % 64);
-            let (j, i) = (word * per_word + bit / K, bit % K);
+            let (j, i) = fit_at::<K>(at / 64, at % 64);
             let piece = usize::from(pieces_here[j]);
             let group = first_group + piece;
             let placed = self.masks[group][i].widen();
@@ -611,14 +616,13 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         offset_parity: usize,
     ) -> Fits {
         // Each word walked on its own, the second only when it holds fits.
-        let per_word = 64 / K;
-        let half = |fits: u64, first: usize| -> u64 {
+        let walk = |fits: u64, word: usize| -> u64 {
             let mut viable = 0u64;
             let mut rest_fits = fits;
             while rest_fits != 0 {
                 let b = rest_fits.trailing_zeros();
                 rest_fits &= rest_fits - 1;
-                let (j, i) = (first + b as usize / K, b as usize % K);
+                let (j, i) = fit_at::<K>(word, b as usize);
                 let group = first_group + usize::from(pieces_here[j]);
                 let free_island_cells = (self.islands[group][i].widen() & !board).count_ones();
                 let islands_fill = self.fillable >> free_island_cells;
@@ -637,11 +641,11 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             }
             viable
         };
-        let low = half(fits_all[0], 0);
+        let low = walk(fits_all[0], 0);
         let high = if fits_all[1] == 0 {
             0
         } else {
-            half(fits_all[1], per_word)
+            walk(fits_all[1], 1)
         };
         [low, high]
     }
