@@ -57,7 +57,7 @@ pub(crate) type Window<'t> = crate::search::Window<'t, u32, SLOTS>;
 /// time.
 pub(crate) static WINDOW: Window<'static> = Window {
     masks: &baked::MASKS,
-    islands: &baked::ISLANDS,
+    islands: crate::search::Islands::new(&baked::ISLANDS, &baked::MASKS),
     used_slots: &baked::USED_SLOTS,
     layout: crate::tables::TableLayout {
         anchors: baked::ANCHORS,
@@ -67,10 +67,12 @@ pub(crate) static WINDOW: Window<'static> = Window {
     shift: (baked::SHIFT_ROWS * baked::WIDTH) as u32,
     fillable: baked::FILLABLE,
     shift_rows: baked::SHIFT_ROWS,
-    bad_band: [&baked::BAD_BAND_EVEN, &baked::BAD_BAND_ODD],
+    bands: crate::search::Bands::new(
+        [&baked::BAD_BAND_EVEN, &baked::BAD_BAND_ODD],
+        baked::BAND_ROWS * baked::WIDTH,
+    ),
     // The meteor's band table marks patterns (`src/tests/tables.rs` checks).
     checks: crate::search::CHECK_BAND,
-    band_mask: (1 << (baked::BAND_ROWS * baked::WIDTH)) - 1,
     band_at: &baked::BAND_AT,
     not_cells: &baked::NOT_CELLS,
     can_fit: &baked::CAN_FIT,

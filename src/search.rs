@@ -178,14 +178,88 @@ impl<L: Lane> Lanes<L> {
     }
 }
 
+/// The band tables of a window ([`crate::tables::band`]): per parity of a band's first
+/// row, bit `pattern` set when a band of that pattern is dead. [`Bands::new`] checks that
+/// each table has a bit for every pattern, so the band check, made at nearly every fit
+/// of a planar search, reads them without a bounds check (the commit that made this
+/// type has the figures).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bands<'t> {
+    tables: [&'t [u64]; 2],
+    /// A band pattern's bits: `bits` ones.
+    mask: u64,
+}
+
+impl<'t> Bands<'t> {
+    /// The tables for bands of `bits` cells. Panics (at compile time for a `static`) if
+    /// a table lacks a bit for some pattern.
+    pub const fn new(tables: [&'t [u64]; 2], bits: usize) -> Bands<'t> {
+        assert!(bits < 64, "a band pattern fits a word");
+        let mask = (1u64 << bits) - 1;
+        // `mask >> 6` is the last word a pattern can read.
+        assert!(
+            (mask >> 6) < tables[0].len() as u64 && (mask >> 6) < tables[1].len() as u64,
+            "a band table has a bit for every pattern"
+        );
+        Bands { tables, mask }
+    }
+
+    /// The tables, by parity.
+    #[cfg(test)]
+    pub fn tables(&self) -> [&'t [u64]; 2] {
+        self.tables
+    }
+
+    /// The bits of a band pattern.
+    #[cfg(test)]
+    pub fn mask(&self) -> u64 {
+        self.mask
+    }
+
+    /// 1 if the band of `cells` (the band's first row in bit 0) whose first row has
+    /// `parity` may be completed, 0 if it is dead.
+    #[inline(always)]
+    pub(crate) fn alive(&self, parity: usize, cells: u64) -> u64 {
+        let band = (cells & self.mask) as usize;
+        let table = self.tables[parity & 1];
+        // SAFETY: `band <= mask`, so `band >> 6 <= mask >> 6`, which `new` checked is
+        // an index of both tables; the fields are set only there.
+        let word = unsafe { *table.get_unchecked(band >> 6) };
+        !word >> (band & 63) & 1
+    }
+}
+
+/// Per group of a [`Window`], the islands of its placements: as many groups as the
+/// window's masks ([`Islands::new`] checks), so that the island check, made at every
+/// fit, reads a group that indexed the masks without a second bounds check.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Islands<'t, L, const K: usize> {
+    groups: &'t [[L; K]],
+}
+
+impl<'t, L, const K: usize> Islands<'t, L, K> {
+    /// The islands `groups` of a window whose masks are `masks`. Panics (at compile
+    /// time for a `static`) unless there are as many groups of each.
+    pub const fn new(groups: &'t [[L; K]], masks: &[[L; K]]) -> Islands<'t, L, K> {
+        assert!(groups.len() == masks.len(), "an island per placement");
+        Islands { groups }
+    }
+
+    /// Every group's islands.
+    #[cfg(test)]
+    pub fn groups(&self) -> &'t [[L; K]] {
+        self.groups
+    }
+}
+
 /// A borrowed view of placement tables with `K` slots per group of lane type `L`, as
 /// the search reads them. The layout is documented on [`Tables`].
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Window<'t, L, const K: usize> {
     /// Per group, the masks of its placements.
     pub masks: &'t [[L; K]],
-    /// Per group, the islands of its placements.
-    pub islands: &'t [[L; K]],
+    /// Per group, the islands of its placements, as many groups as `masks`.
+    pub islands: Islands<'t, L, K>,
     /// Per group, the slot bits that hold placements: `(1 << counts[g]) - 1`.
     pub used_slots: &'t [u32],
     /// Where each group is; `layout.slots == K`.
@@ -196,16 +270,14 @@ pub(crate) struct Window<'t, L, const K: usize> {
     pub fillable: u64,
     /// Rows per window shift; with the offset it gives a row's parity.
     pub shift_rows: usize,
-    /// `bad_band[parity]`, see `generate::band_table`.
-    pub bad_band: [&'t [u64]; 2],
+    /// The band tables, see [`Bands`].
+    pub bands: Bands<'t>,
     /// The checks of each fit ([`Window::checked`]): [`CHECK_BAND`] with islands and
     /// bands, where the band table marks any pattern (planar boards); else
     /// [`CHECK_ISLANDS`] without the pocket check, and [`CHECK_NONE`] with it (the
     /// cubic grid, where the pocket check finds nearly every island the island check
     /// would, for less time; the commit that made this field has the figures).
     pub checks: u8,
-    /// Bits of a band pattern: `band_rows * width` ones.
-    pub band_mask: u64,
     /// `band_at[bit]`: the first window bit of the row holding window bit `bit`, and in
     /// bit 7 that row's parity at offset 0. The band judged for a board starts there.
     pub band_at: &'t [u8; 64],
@@ -308,15 +380,16 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             return None;
         }
         let pockets = Pockets::new(&t.pockets);
+        let masks = bytemuck::cast_slice(&lanes.masks);
         Some(Window {
-            masks: bytemuck::cast_slice(&lanes.masks),
-            islands: bytemuck::cast_slice(&lanes.islands),
+            masks,
+            islands: Islands::new(bytemuck::cast_slice(&lanes.islands), masks),
             used_slots: &t.used_slots,
             layout: t.layout,
             shift: (t.shift_rows * t.width) as u32,
             fillable: t.fillable,
             shift_rows: t.shift_rows,
-            bad_band: [&t.bad_band[0], &t.bad_band[1]],
+            bands: Bands::new([&t.bad_band[0], &t.bad_band[1]], t.band_rows * t.width),
             checks: if t.bad_band.iter().flatten().any(|&w| w != 0) {
                 CHECK_BAND
             } else if !pockets.on() {
@@ -324,7 +397,6 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             } else {
                 CHECK_NONE
             },
-            band_mask: (1 << (t.band_rows * t.width)) - 1,
             band_at: &t.band_at,
             not_cells: &t.not_cells,
             can_fit: &t.can_fit,
@@ -495,21 +567,28 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
             // First the checks, without a branch: a fit that passes keeps its bit. Then
             // the children, in the same order. Only the loop exits can mispredict (the
             // choice of checks is the same at every node of a run).
+            // SAFETY: the fits are of the pieces gathered into `pieces_here` just above,
+            // each of whose groups indexed `self.masks` there, and `islands` has as many
+            // groups (`Islands::new`).
             let mut viable = match self.checks {
-                CHECK_BAND => self.checked::<CHECK_BAND>(
-                    fits_all,
-                    &pieces_here,
-                    first_group,
-                    board,
-                    offset_parity,
-                ),
-                CHECK_ISLANDS => self.checked::<CHECK_ISLANDS>(
-                    fits_all,
-                    &pieces_here,
-                    first_group,
-                    board,
-                    offset_parity,
-                ),
+                CHECK_BAND => unsafe {
+                    self.checked::<CHECK_BAND>(
+                        fits_all,
+                        &pieces_here,
+                        first_group,
+                        board,
+                        offset_parity,
+                    )
+                },
+                CHECK_ISLANDS => unsafe {
+                    self.checked::<CHECK_ISLANDS>(
+                        fits_all,
+                        &pieces_here,
+                        first_group,
+                        board,
+                        offset_parity,
+                    )
+                },
                 _ => fits_all,
             };
             if self.pockets.on() && viable != [0, 0] {
@@ -606,8 +685,13 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
 
     /// The fits of `fits_all` (laid out as [`Fits`] says) that pass the island check
     /// and, with [`CHECK_BAND`], the band check.
+    ///
+    /// # Safety
+    /// Every fit of `fits_all` must be of a piece `p` of `pieces_here` whose group
+    /// `first_group + p` is an index of `self.masks` (and so of `self.islands`): the
+    /// fits are read without bounds checks, at every fit of a planar search.
     #[inline(always)]
-    fn checked<const CHECKS: u8>(
+    unsafe fn checked<const CHECKS: u8>(
         &self,
         fits_all: Fits,
         pieces_here: &[u8; 32],
@@ -615,39 +699,84 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
         board: u64,
         offset_parity: usize,
     ) -> Fits {
-        // Each word walked on its own, the second only when it holds fits.
-        let walk = |fits: u64, word: usize| -> u64 {
-            let mut viable = 0u64;
-            let mut rest_fits = fits;
-            while rest_fits != 0 {
-                let b = rest_fits.trailing_zeros();
-                rest_fits &= rest_fits - 1;
-                let (j, i) = fit_at::<K>(word, b as usize);
-                let group = first_group + usize::from(pieces_here[j]);
-                let free_island_cells = (self.islands[group][i].widen() & !board).count_ones();
-                let islands_fill = self.fillable >> free_island_cells;
-                let band_ok = if CHECKS == CHECK_BAND {
-                    let child_board = board | self.masks[group][i].widen();
-                    // The band from the child's lowest free row: every row south of it
-                    // is full, which is what the band table assumes.
-                    let at = self.band_at[(!child_board).trailing_zeros() as usize & 63];
-                    let bad_band = self.bad_band[usize::from(at >> 7) ^ offset_parity];
-                    let band = (child_board >> (at & 63) & self.band_mask) as usize;
-                    !bad_band[band >> 6] >> (band & 63)
-                } else {
-                    1
-                };
-                viable |= (islands_fill & band_ok & 1) << b;
-            }
-            viable
+        // Each word walked on its own, the second only when it holds fits. A method,
+        // not a closure: the closure, called twice, was not inlined and read what it
+        // captured through a pointer at every fit.
+        // SAFETY: as this function's.
+        let low = unsafe {
+            self.checked_word::<CHECKS>(
+                fits_all[0],
+                0,
+                pieces_here,
+                first_group,
+                board,
+                offset_parity,
+            )
         };
-        let low = walk(fits_all[0], 0);
         let high = if fits_all[1] == 0 {
             0
         } else {
-            walk(fits_all[1], 1)
+            // SAFETY: as this function's.
+            unsafe {
+                self.checked_word::<CHECKS>(
+                    fits_all[1],
+                    1,
+                    pieces_here,
+                    first_group,
+                    board,
+                    offset_parity,
+                )
+            }
         };
         [low, high]
+    }
+
+    /// [`Window::checked`] of the fits `fits` of word `word` of a [`Fits`].
+    ///
+    /// # Safety
+    /// As [`Window::checked`]'s.
+    #[inline(always)]
+    unsafe fn checked_word<const CHECKS: u8>(
+        &self,
+        fits: u64,
+        word: usize,
+        pieces_here: &[u8; 32],
+        first_group: usize,
+        board: u64,
+        offset_parity: usize,
+    ) -> u64 {
+        let mut viable = 0u64;
+        let mut rest_fits = fits;
+        while rest_fits != 0 {
+            let b = rest_fits.trailing_zeros();
+            rest_fits &= rest_fits - 1;
+            let (j, i) = fit_at::<K>(word, b as usize);
+            let group = first_group + usize::from(pieces_here[j]);
+            // SAFETY: `group` indexes `masks` (this function's contract), and so
+            // `islands`, which has as many groups (`Islands::new`).
+            let (island, placed) = unsafe {
+                (
+                    self.islands.groups.get_unchecked(group)[i].widen(),
+                    self.masks.get_unchecked(group)[i].widen(),
+                )
+            };
+            let free_island_cells = (island & !board).count_ones();
+            let islands_fill = self.fillable >> free_island_cells;
+            let band_ok = if CHECKS == CHECK_BAND {
+                let child_board = board | placed;
+                // The band from the child's lowest free row: every row south of it
+                // is full, which is what the band table assumes.
+                let at = self.band_at[(!child_board).trailing_zeros() as usize & 63];
+                self.bands.alive(
+                    usize::from(at >> 7) ^ offset_parity,
+                    child_board >> (at & 63),
+                )
+            } else {
+                1
+            };
+            viable |= (islands_fill & band_ok & 1) << b;
+        }
+        viable
     }
 
     /// [`Window::for_each_child`] of the root when a piece is placed first: each of

@@ -217,13 +217,13 @@ fn baked_tables_equal_the_run_time_tables_byte_for_byte() {
         bytes(baked::MASKS.as_flattened())
     ));
     assert!(std::ptr::eq(
-        bytes(w.islands),
+        bytes(w.islands.groups()),
         bytes(baked::ISLANDS.as_flattened())
     ));
     assert!(std::ptr::eq(w.used_slots, &baked::USED_SLOTS[..]));
     assert!(std::ptr::eq(w.not_cells, &baked::NOT_CELLS[..]));
-    assert!(std::ptr::eq(w.bad_band[0], &baked::BAD_BAND_EVEN[..]));
-    assert!(std::ptr::eq(w.bad_band[1], &baked::BAD_BAND_ODD[..]));
+    assert!(std::ptr::eq(w.bands.tables()[0], &baked::BAD_BAND_EVEN[..]));
+    assert!(std::ptr::eq(w.bands.tables()[1], &baked::BAD_BAND_ODD[..]));
     assert!(std::ptr::eq(w.band_at, &baked::BAND_AT));
     assert_eq!(w.layout.anchors, t.layout.anchors);
     assert_eq!(w.layout.pieces, t.layout.pieces);
@@ -236,7 +236,7 @@ fn baked_tables_equal_the_run_time_tables_byte_for_byte() {
     assert_eq!(w.look_bits as usize, t.look_bits);
     assert_eq!(w.last_offset, t.offsets - 1);
     assert_eq!(w.fillable, t.fillable);
-    assert_eq!(w.band_mask, (1u64 << (t.band_rows * t.width)) - 1);
+    assert_eq!(w.bands.mask(), (1u64 << (t.band_rows * t.width)) - 1);
     // The baked window checks bands, as one built at run time from these tables would.
     assert!(t.bad_band.iter().flatten().any(|&x| x != 0));
     assert_eq!(w.checks, crate::search::CHECK_BAND);
@@ -630,6 +630,49 @@ fn band_tables_flag_only_dead_bands() {
         );
         assert!(flagged > 0, "parity {parity}: nothing flagged");
     }
+}
+
+/// The band check's unchecked read ([`crate::search::Bands::alive`]) is the table's
+/// bit, for every pattern of both parities, bits beyond the band ignored; and a band
+/// table without a bit for every pattern, or islands for fewer groups than the masks,
+/// are refused rather than read past.
+#[test]
+fn bands_and_islands_refuse_short_tables_and_read_every_pattern() {
+    use crate::search::Bands;
+    let (t, _) = meteor_tables(true, true);
+    let bits = t.band_rows * t.width;
+    let bands = Bands::new([&t.bad_band[0], &t.bad_band[1]], bits);
+    for parity in 0..2 {
+        let table = &t.bad_band[parity];
+        for pattern in 0..1u64 << bits {
+            let dead = table[(pattern >> 6) as usize] >> (pattern & 63) & 1;
+            // A parity with other bits set, and cells past the band, change nothing.
+            let beyond = pattern | 0b1011 << bits;
+            assert_eq!(
+                bands.alive(parity + 2, beyond),
+                1 - dead,
+                "{parity} {pattern:#b}"
+            );
+        }
+    }
+    let short = &t.bad_band[0][..t.bad_band[0].len() - 1];
+    for tables in [[short, &t.bad_band[1][..]], [&t.bad_band[0][..], short]] {
+        let made = std::panic::catch_unwind(|| Bands::new(tables, bits));
+        assert!(made.is_err(), "a table one word short is refused");
+    }
+    // Islands for fewer groups than the masks are refused too (the island check reads
+    // them where the masks were read, unchecked).
+    let masks = [[0u32; 2]; 3];
+    let made = std::panic::catch_unwind(|| crate::search::Islands::new(&masks[..2], &masks));
+    assert!(made.is_err(), "islands for fewer groups are refused");
+    assert_eq!(
+        crate::search::Islands::new(&masks, &masks).groups().len(),
+        3
+    );
+    // Fewer than 64 patterns: one word serves.
+    let one = [0b10u64];
+    let small = Bands::new([&one, &one], 2);
+    assert_eq!([0, 1, 2, 3].map(|p| small.alive(0, p)), [1, 0, 1, 1]);
 }
 
 /// The band table as first written: every pattern of the whole band flooded on its own.
