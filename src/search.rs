@@ -362,11 +362,7 @@ pub(crate) fn root_steps(
                 if (mask.leading_zeros() as usize) < offset * shift {
                     return None;
                 }
-                steps.push(Step {
-                    piece: piece as u8,
-                    offset: offset as u16,
-                    slot: slot as u32,
-                });
+                steps.push(Step::new(piece as u8, offset as u16, slot as u32));
             }
         }
     }
@@ -610,11 +606,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
                     let (j, i) = fit_at::<K>(word, bit);
                     let piece = usize::from(pieces_here[j]);
                     let group = first_group + piece;
-                    let step = Step {
-                        piece: piece as u8,
-                        offset: offset as u16,
-                        slot: self.slot(group, i) as u32,
-                    };
+                    let step = Step::new(piece as u8, offset as u16, self.slot(group, i) as u32);
                     let (unused, copies) = self.copies.take(piece, unused, node.copies);
                     let child = Node {
                         board: board | self.masks[group][i].widen(),
@@ -892,11 +884,7 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
     /// The step that placed the placement in `slot` (`Step::slot`).
     pub fn step_of(&self, slot: u32) -> Step {
         let (offset, _, piece) = self.layout.place(self.layout.group_of(slot as usize));
-        Step {
-            piece: piece as u8,
-            offset: offset as u16,
-            slot,
-        }
+        Step::new(piece as u8, offset as u16, slot)
     }
 
     /// The cells a step covers, in window bits, and the window offset they are relative to.
@@ -1018,14 +1006,29 @@ impl Copies {
 
 /// One placed piece: which piece, the window offset it was placed at, and its slot in
 /// the tables ([`TableLayout::slot`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
 pub(crate) struct Step {
-    /// The piece placed.
-    pub piece: u8,
-    /// The window position it was placed at.
-    pub offset: u16,
     /// Its entry in the tables.
     pub slot: u32,
+    /// The window position it was placed at.
+    pub offset: u16,
+    /// The piece placed.
+    pub piece: u8,
+    /// Always 0: every byte defined, so [`Step::new`] can build a step as one word.
+    pad: u8,
+}
+
+impl Step {
+    /// A step, built as one word in a register: built field by field, the search's
+    /// children loop stored it in pieces and read it back whole to push it on the
+    /// path, which stalled at every child (a store that cannot be forwarded).
+    #[inline(always)]
+    pub fn new(piece: u8, offset: u16, slot: u32) -> Step {
+        let [s0, s1, s2, s3] = slot.to_ne_bytes();
+        let [o0, o1] = offset.to_ne_bytes();
+        bytemuck::cast([s0, s1, s2, s3, o0, o1, piece, 0])
+    }
 }
 
 /// The steps from the root to a node, one per copy placed. Searches reserve room for

@@ -150,11 +150,11 @@ impl Wide {
                     let group = w.layout.group(offset, anchor, piece);
                     for i in (0..K).filter(|&i| w.used_slots[group] >> i & 1 == 1) {
                         entries.push((piece, group, i, steps.len() as u64));
-                        steps.push(Step {
-                            piece: piece as u8,
-                            offset: offset as u16,
-                            slot: w.layout.slot(group, i) as u32,
-                        });
+                        steps.push(Step::new(
+                            piece as u8,
+                            offset as u16,
+                            w.layout.slot(group, i) as u32,
+                        ));
                     }
                 }
                 cells.push((offset, anchor, entries));
