@@ -550,6 +550,8 @@ struct Results<R> {
     pending: VecDeque<Option<Option<R>>>,
     /// Solutions each finished task holds.
     counts: Vec<u64>,
+    /// Their sum.
+    held: u64,
     /// Tasks merged so far: every task before it.
     merged: usize,
 }
@@ -599,6 +601,7 @@ where
     let board = Mutex::new(Results {
         pending: VecDeque::new(),
         counts: vec![0; tasks],
+        held: 0,
         merged: 0,
     });
     // Claims and runs tasks until none is left; `after` runs after each.
@@ -615,8 +618,16 @@ where
         {
             let mut b = board.lock().unwrap_or_else(|e| e.into_inner());
             if limit != u64::MAX {
-                b.counts[index] = result.as_ref().map_or(0, |r| r.count);
-                abandoned_from.fetch_min(b.abandoned_from(limit), Ordering::Relaxed);
+                let count = result.as_ref().map_or(0, |r| r.count);
+                b.counts[index] = count;
+                b.held += count;
+                // Scanned only when it can move: no prefix of the finished tasks holds
+                // `limit` before all of them do, and a task from `abandoned_from` on
+                // changes no prefix before it. (Scanned after every task, the work
+                // grew with the square of the tasks.)
+                if b.held >= limit && index < abandoned_from.load(Ordering::Relaxed) {
+                    abandoned_from.fetch_min(b.abandoned_from(limit), Ordering::Relaxed);
+                }
             }
             let at = index - b.merged;
             if b.pending.len() <= at {
