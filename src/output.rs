@@ -773,6 +773,10 @@ impl Meter {
 
     /// Shows `p`, with `before` solutions found by earlier runs of a checkpoint.
     fn show(&mut self, p: &Progress, before: u64) {
+        if self.bar.is_none() && self.lines.is_none() {
+            // Nothing shown: not even the clock is read (this runs after every task).
+            return;
+        }
         let solutions = before + p.solutions;
         let seconds = self.start.elapsed().as_secs_f64();
         let rate = solutions as f64 / seconds.max(1e-9);
