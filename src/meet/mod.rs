@@ -633,27 +633,26 @@ impl Block {
     /// the order of the solutions depends on. With pieces left over a node takes the
     /// entries of every set within its own, so every block keeps the order found.
     fn order_entries(&mut self, s: usize, leftover: bool) {
+        let n = self.used.len() as u32;
         self.order.clear();
-        self.order.extend(0..self.used.len() as u32);
-        if s > 0 && !leftover {
+        if s == 0 || leftover {
+            self.order.extend(0..n);
+        } else if self.copies.is_empty() {
+            // Sorted as plain words (pieces, then index): a block is sorted thousands
+            // of times a run, most of a few entries.
+            self.keys.clear();
+            self.keys.extend(
+                self.used
+                    .iter()
+                    .zip(0u64..)
+                    .map(|(&u, i)| u64::from(u) << 32 | i),
+            );
+            self.keys.sort_unstable();
+            self.order.extend(self.keys.iter().map(|&k| k as u32));
+        } else {
             let mut order = std::mem::take(&mut self.order);
-            if self.copies.is_empty() {
-                // Sorted as plain words (pieces, then index): a block is sorted
-                // thousands of times a run, most of a few entries.
-                let keys = &mut self.keys;
-                keys.clear();
-                keys.extend(
-                    self.used
-                        .iter()
-                        .zip(0u64..)
-                        .map(|(&u, i)| u64::from(u) << 32 | i),
-                );
-                keys.sort_unstable();
-                order.clear();
-                order.extend(keys.iter().map(|&k| k as u32));
-            } else {
-                order.sort_unstable_by_key(|&i| (self.used[i as usize], self.copies_of(i), i));
-            }
+            order.extend(0..n);
+            order.sort_unstable_by_key(|&i| (self.used[i as usize], self.copies_of(i), i));
             self.order = order;
         }
     }
