@@ -342,29 +342,18 @@ pub(crate) fn root_steps(
     piece: usize,
     keep: impl Fn(&[usize]) -> bool,
 ) -> Option<Vec<Step>> {
-    let shift = t.shift_rows * t.width;
-    let (mut steps, mut cells) = (Vec::new(), Vec::new());
-    for offset in 0..t.offsets {
-        for anchor in 0..t.layout.anchors {
-            let group = t.layout.group(offset, anchor, piece);
-            for i in 0..t.counts[group] as usize {
-                let slot = t.layout.slot(group, i);
-                let mask = t.masks[slot];
-                cells.clear();
-                cells.extend(
-                    (0..64)
-                        .filter(|b| mask >> b & 1 == 1)
-                        .map(|b| offset * shift + b),
-                );
-                if !keep(&cells) {
-                    continue;
-                }
-                if (mask.leading_zeros() as usize) < offset * shift {
-                    return None;
-                }
-                steps.push(Step::new(piece as u8, offset as u16, slot as u32));
-            }
+    let mut steps = Vec::new();
+    let mut beyond = false;
+    t.each_of_piece(piece, |offset, slot, cells| {
+        if !keep(cells) {
+            return;
         }
+        // The root's window holds the board's first 64 cells.
+        beyond |= cells.last().is_some_and(|&c| c >= 64);
+        steps.push(Step::new(piece as u8, offset as u16, slot as u32));
+    });
+    if beyond {
+        return None;
     }
     Some(steps)
 }

@@ -69,6 +69,31 @@ pub fn generate_oriented(
     restrict: Option<Restriction>,
     prune: bool,
 ) -> Result<(Tables, Census), TablesError> {
+    let mut placed = place(board, pieces, orients, prune)?;
+    if let Some(restrict) = restrict {
+        placed = placed.restrict(restrict);
+    }
+    Ok(placed.finish(board))
+}
+
+/// Tables whose placements are judged and laid out, but whose per-cell tables (derived
+/// from the placements kept) are not built yet: a symmetry restriction can still be
+/// chosen by what the pruning kept ([`Placed::kept`]) and applied ([`Placed::restrict`])
+/// before anything is derived ([`Placed::finish`]).
+#[derive(Clone, Debug)]
+pub struct Placed {
+    tables: Tables,
+    census: Census,
+}
+
+/// Every placement of `pieces` (with their [`orientations`] `orients`) on `board`,
+/// judged by island pruning unless `prune` is off, laid out in the window tables.
+pub fn place(
+    board: &Board,
+    pieces: &[Piece],
+    orients: Vec<Vec<Vec<Point>>>,
+    prune: bool,
+) -> Result<Placed, TablesError> {
     let width = board.width;
     if width == 0 || width * SHIFT_ROWS > 64 {
         return Err(TablesError::BadWidth(width));
@@ -127,7 +152,7 @@ pub fn generate_oriented(
         islands: vec![0; groups * layout.slots],
         orientation_of: vec![0; groups * layout.slots],
         fillable: fillable_sizes(&sizes),
-        restricted_piece: restrict.map(|r| r.0),
+        restricted_piece: None,
         band_rows: band_rows(width),
         bad_band: [0, 1].map(|parity| band_table(board.grid, width, parity, pieces, &orients)),
         band_at: std::array::from_fn(|bit| {
@@ -144,7 +169,7 @@ pub fn generate_oriented(
     let mut pruner = Pruner::new(&locator, pieces, &orients, &sizes);
     // Each placement is judged as it is found, not listed first: a list of them all
     // is fresh memory, each page of it a fault.
-    candidates(&locator, &orients, restrict, |c, covered| {
+    candidates(&locator, &orients, |c, covered| {
         census.before[c.piece][c.cell] += 1;
         let islands = if prune {
             match pruner.islands(c.piece, c.cell, covered) {
@@ -163,29 +188,100 @@ pub fn generate_oriented(
         t.islands[s] = islands;
         t.orientation_of[s] = c.orientation;
     })?;
-    t.used_slots = t.counts.iter().map(|&c| ((1u64 << c) - 1) as u32).collect();
-    t.can_fit = can_fit(&t, ncells);
-    t.placeable_from = placeable_from(&t, ncells);
-    t.not_cells = (0..offsets)
-        .map(|o| {
-            let base = o * shift;
-            (0..64)
-                .filter(|&bit| base + bit >= ncells || !board.has(base + bit))
-                .fold(0u64, |m, bit| m | 1 << bit)
-        })
-        .collect();
-    // The band table sees closed regions of its rows on planar boards and none on the
-    // cubic grid, where the pocket check takes its place. Beside the band it cost more
-    // than it saved: the hexiamonds in a 6 x 6 rhombus (a one-row band) took 42% fewer
-    // nodes and 10% more time, the pentominoes 6 x 10 11% fewer nodes and 65% more time.
-    if !board.grid.is_planar() {
-        t.pockets = PocketTables::new(board, shift, offsets, t.fillable);
-        t.pockets
-            .add_deltas(board, shift, &t.layout, &t.masks, &t.counts);
-        t.cover = CoverTables::new(&t.layout, &t.masks, &t.counts, offsets, shift, &t.pockets);
-    }
     census.orientations = orients;
-    Ok((t, census))
+    Ok(Placed { tables: t, census })
+}
+
+impl Placed {
+    /// How many placements of `piece` the pruning kept that `keep` keeps, given their
+    /// board cells in increasing order.
+    pub fn kept(&self, piece: usize, keep: impl Fn(&[usize]) -> bool) -> usize {
+        let mut n = 0;
+        self.tables.each_of_piece(piece, |_, _, cells| {
+            n += usize::from(keep(cells));
+        });
+        n
+    }
+
+    /// Keeps of the piece of `restrict` only the placements it lists, in table order;
+    /// every list must be a placement of that piece on the board. Its census counts the
+    /// listed placements before pruning, and those kept after.
+    pub fn restrict(mut self, (piece, keep): Restriction) -> Placed {
+        let t = &mut self.tables;
+        let mut dropped = Vec::new();
+        t.each_of_piece(piece, |_, slot, cells| {
+            if keep.binary_search_by(|k| k.as_slice().cmp(cells)).is_err() {
+                dropped.push(slot);
+            }
+        });
+        let layout = t.layout;
+        let mut dropped = dropped.into_iter().peekable();
+        for cell in 0..t.offsets * layout.anchors {
+            let g = layout.group(cell / layout.anchors, cell % layout.anchors, piece);
+            let count = t.counts[g] as usize;
+            let mut j = 0;
+            for i in 0..count {
+                let s = layout.slot(g, i);
+                if dropped.next_if_eq(&s).is_some() {
+                    continue;
+                }
+                let to = layout.slot(g, j);
+                t.masks[to] = t.masks[s];
+                t.islands[to] = t.islands[s];
+                t.orientation_of[to] = t.orientation_of[s];
+                j += 1;
+            }
+            for i in j..count {
+                let s = layout.slot(g, i);
+                t.masks[s] = u64::MAX;
+                t.islands[s] = 0;
+                t.orientation_of[s] = 0;
+            }
+            t.counts[g] = j as u8;
+            if let Some(after) = self.census.after[piece].get_mut(cell) {
+                *after = j as u32;
+            }
+        }
+        // A placement is anchored at its lowest cell.
+        let before = &mut self.census.before[piece];
+        before.fill(0);
+        for k in keep {
+            before[k[0]] += 1;
+        }
+        t.restricted_piece = Some(piece);
+        self
+    }
+
+    /// The tables with their per-cell tables derived from the placements kept, and
+    /// their census.
+    pub fn finish(self, board: &Board) -> (Tables, Census) {
+        let Placed { mut tables, census } = self;
+        let t = &mut tables;
+        let (shift, offsets, ncells) = (t.layout.anchors, t.offsets, board.cells.len());
+        t.used_slots = t.counts.iter().map(|&c| ((1u64 << c) - 1) as u32).collect();
+        t.can_fit = can_fit(t, ncells);
+        t.placeable_from = placeable_from(t, ncells);
+        t.not_cells = (0..offsets)
+            .map(|o| {
+                let base = o * shift;
+                (0..64)
+                    .filter(|&bit| base + bit >= ncells || !board.has(base + bit))
+                    .fold(0u64, |m, bit| m | 1 << bit)
+            })
+            .collect();
+        // The band table sees closed regions of its rows on planar boards and none on the
+        // cubic grid, where the pocket check takes its place. Beside the band it cost more
+        // than it saved: the hexiamonds in a 6 x 6 rhombus (a one-row band) took 42% fewer
+        // nodes and 10% more time, the pentominoes 6 x 10 11% fewer nodes and 65% more
+        // time.
+        if !board.grid.is_planar() {
+            t.pockets = PocketTables::new(board, shift, offsets, t.fillable);
+            t.pockets
+                .add_deltas(board, shift, &t.layout, &t.masks, &t.counts);
+            t.cover = CoverTables::new(&t.layout, &t.masks, &t.counts, offsets, shift, &t.pockets);
+        }
+        (tables, census)
+    }
 }
 
 /// The cells of `covered` as window bits for a window starting at cell `base`.
@@ -194,19 +290,18 @@ fn window_mask(covered: &[usize], base: usize) -> u64 {
 }
 
 /// Every placement on the board, in table order (window position, anchor, piece,
-/// orientation), less those `restrict` drops, each handed to `each` with its cells; an
-/// error if one does not fit the window.
+/// orientation), each handed to `each` with its cells; an error if one does not fit
+/// the window.
 fn candidates(
     locator: &Locator,
     orients: &[Vec<Vec<Point>>],
-    restrict: Option<Restriction>,
     mut each: impl FnMut(&Candidate, &[usize]),
 ) -> Result<(), TablesError> {
     let board = locator.board;
     let width = board.width;
     let shift = SHIFT_ROWS * width;
     let window_rows = 64 / width;
-    let (mut covered, mut sorted) = (Vec::new(), Vec::new());
+    let mut covered = Vec::new();
     // Where each orientation lies, for every anchor at once where the board allows.
     let fittings: Vec<Vec<_>> = orients
         .iter()
@@ -222,13 +317,6 @@ fn candidates(
                 let fitting = fittings[piece][orientation].as_ref();
                 if !locator.cells_through(fitting, o, cell, &mut covered) {
                     continue;
-                }
-                if let Some((_, keep)) = restrict.filter(|r| r.0 == piece) {
-                    sorted.clone_from(&covered);
-                    sorted.sort_unstable();
-                    if keep.binary_search(&sorted).is_err() {
-                        continue;
-                    }
                 }
                 // An empty shape covers nothing: it has no placement.
                 let Some(&top) = covered.iter().max() else {
@@ -580,6 +668,71 @@ mod tests {
     use super::*;
     use crate::puzzle::Puzzle;
 
+    /// A piece's placements in `t`, as board cells, in table order.
+    fn placements_of(t: &Tables, piece: usize) -> Vec<Vec<usize>> {
+        let mut all = Vec::new();
+        t.each_of_piece(piece, |_, _, cells| all.push(cells.to_vec()));
+        all
+    }
+
+    /// Restricting placed tables keeps of the piece exactly the listed placements that
+    /// were kept, in their order, and leaves every other piece's entries as they were;
+    /// unpruned, every listed placement is there, anchored at its lowest cell, so the
+    /// census counts before and after alike. The derived tables are those of the
+    /// restricted placements.
+    #[test]
+    fn restricting_keeps_the_listed_placements_and_nothing_else() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+        let mut checked = 0;
+        for file in ["meteor.puz", "pentomino-6x10.puz", "hexiamonds-6x6.puz"] {
+            let puzzle = Puzzle::load(&dir.join(file)).unwrap();
+            let (board, pieces) = (&puzzle.board, &puzzle.pieces);
+            let orients: Vec<_> = pieces
+                .iter()
+                .map(|p| orientations(board.grid, &p.cells, p.motion))
+                .collect();
+            for (piece, p) in pieces.iter().enumerate() {
+                let Some(keep) = half_turn_representatives(board, p) else {
+                    continue;
+                };
+                for prune in [false, true] {
+                    let placed = place(board, pieces, orients.clone(), prune).unwrap();
+                    let (all, all_census) = placed.clone().finish(board);
+                    let (t, census) = placed.clone().restrict((piece, &keep)).finish(board);
+                    let want: Vec<Vec<usize>> = placements_of(&all, piece)
+                        .into_iter()
+                        .filter(|c| keep.contains(c))
+                        .collect();
+                    assert_eq!(placements_of(&t, piece), want, "{file} piece {piece}");
+                    assert_eq!(
+                        placed.kept(piece, |c| keep.contains(&c.to_vec())),
+                        want.len(),
+                        "{file} piece {piece}"
+                    );
+                    for other in (0..pieces.len()).filter(|&o| o != piece) {
+                        for g in all.groups().filter(|&g| all.layout.place(g).2 == other) {
+                            assert!(all.group_entries(g).eq(t.group_entries(g)), "{file}");
+                        }
+                        assert_eq!(census.before[other], all_census.before[other]);
+                        assert_eq!(census.after[other], all_census.after[other]);
+                    }
+                    let before: u32 = census.before[piece].iter().sum();
+                    let after: u32 = census.after[piece].iter().sum();
+                    assert_eq!(before as usize, keep.len(), "{file} piece {piece}");
+                    assert_eq!(after as usize, want.len(), "{file} piece {piece}");
+                    if !prune {
+                        assert_eq!(census.before[piece], census.after[piece], "{file}");
+                    }
+                    assert_eq!(t.restricted_piece, Some(piece));
+                    assert_eq!(t.can_fit, can_fit(&t, board.cells.len()));
+                    assert_eq!(t.placeable_from, placeable_from(&t, board.cells.len()));
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 20, "{checked}");
+    }
+
     /// The bit-set path judges every placement as the list path does, on boards of
     /// every grid that the bit sets hold (over 64 cells too).
     #[test]
@@ -610,7 +763,7 @@ mod tests {
             let mut pruner = Pruner::new(&locator, &puzzle.pieces, &orients, &sizes);
             assert!(!matches!(pruner.masks, Masks::None), "{file}: no bit sets");
             let (mut kept, mut pruned) = (0, 0);
-            candidates(&locator, &orients, None, |c, covered| {
+            candidates(&locator, &orients, |c, covered| {
                 let by_masks = pruner.islands(c.piece, c.cell, covered);
                 let by_lists = pruner.islands_by_lists(c.piece, c.cell, covered);
                 assert_eq!(by_masks, by_lists, "{file}: {covered:?}");
@@ -654,7 +807,7 @@ mod tests {
                     .collect();
                 let sizes: Vec<usize> = puzzle.pieces.iter().map(|p| p.cells.len()).collect();
                 let mut pruner = Pruner::new(&locator, &puzzle.pieces, &orients, &sizes);
-                candidates(&locator, &orients, None, |c, covered| {
+                candidates(&locator, &orients, |c, covered| {
                     if pruner.south_connected[c.cell] {
                         joined_south += 1;
                     } else {

@@ -183,6 +183,28 @@ impl Tables {
         })
     }
 
+    /// Each placement of `piece`, in table order: its window position, its entry (flat
+    /// index) and its board cells in increasing order.
+    pub fn each_of_piece(&self, piece: usize, mut each: impl FnMut(usize, usize, &[usize])) {
+        let shift = self.layout.anchors;
+        let mut cells = Vec::new();
+        for offset in 0..self.offsets {
+            for anchor in 0..shift {
+                let g = self.layout.group(offset, anchor, piece);
+                for i in 0..self.counts[g] as usize {
+                    let slot = self.layout.slot(g, i);
+                    let mut mask = self.masks[slot];
+                    cells.clear();
+                    while mask != 0 {
+                        cells.push(offset * shift + mask.trailing_zeros() as usize);
+                        mask &= mask - 1;
+                    }
+                    each(offset, slot, &cells);
+                }
+            }
+        }
+    }
+
     /// Number of placements in all groups.
     pub fn placement_count(&self) -> usize {
         self.counts.iter().map(|&c| c as usize).sum()
