@@ -331,7 +331,7 @@ impl Tabled<'_> {
     /// [`plan::stratified_size`] of the tree as it is, with `paths` paths.
     fn plain_size<L: Lane + Sync, const K: usize>(&self, lanes: &Lanes<L>, paths: usize) -> f64 {
         let window = self.setup.window::<L, K>(self.tables, lanes);
-        plan::stratified_size(&window, paths)
+        plan::stratified_size(&window, paths, &mut 0)
     }
 
     /// [`plan::stratified_size`] of the tree with each of `candidates` placed first
@@ -350,7 +350,7 @@ impl Tabled<'_> {
                 };
                 let mut window = self.setup.window::<L, K>(self.tables, lanes);
                 window.first = steps;
-                plan::stratified_size(&window, paths)
+                plan::stratified_size(&window, paths, &mut 0)
             })
             .collect()
     }

@@ -12,10 +12,13 @@
 //! the first row, or none.
 //!
 //! # The measurement
-//! 1. **How large the tree is.** [`PROBE_PATHS`] random paths (Knuth's estimate) tell
-//!    a small tree, searched plainly, from a large one; a large one is sized again by a
-//!    sparse sample of [`COARSE_SAMPLED`] subtrees, as random paths run short on
-//!    heavy-tailed trees.
+//! 1. **How large the tree is.** [`PROBE_PATHS`] random paths (Knuth's estimate,
+//!    stratified by the root's children: [`stratified_size`]) tell a small tree,
+//!    searched plainly, from a large one; a large one is sized again by a sparse sample
+//!    of [`COARSE_SAMPLED`] subtrees, as random paths run short on heavy-tailed trees.
+//!    Unstratified, the paths rated the meteor's tree with piece 8 placed first at
+//!    104,000 nodes (it has 218,000; stratified: 157,000), under [`SMALL_TREE`], and
+//!    it was searched plainly, three times slower than split.
 //! 2. **A sample of the plain tree.** The tree is cut at the first level with at least
 //!    [`MIN_TASKS`] nodes (more for larger trees, at most [`MAX_DEPTH`] levels down),
 //!    and every `stride`-th subtree there is walked whole, with `stride` at least
@@ -74,7 +77,8 @@ const WALK_NODES: f64 = 2_000_000.0;
 /// The most nodes one walk of a sample may visit (8 times what it aims at): a tree whose
 /// sampled subtrees are larger still is searched plainly.
 const WALK_MOST: u64 = 16_000_000;
-/// Random paths of the first, rough estimate of the tree's size.
+/// Random paths of the first, rough estimate of the tree's size (at least one below
+/// each of the root's children).
 const PROBE_PATHS: usize = 256;
 /// Subtrees of the sparse sample that sizes a large tree again.
 const COARSE_SAMPLED: usize = 32;
@@ -509,23 +513,29 @@ fn lowest<L: Lane, const K: usize>(window: &Window<L, K>, node: Node) -> usize {
 /// Knuth's estimate of the nodes of `window`'s tree, stratified by the root's children:
 /// `paths` random paths in all, shared evenly among them, at least one below each. A
 /// tree whose root places one piece first has a child per orbit of its placements, and
-/// the subtrees below them differ the most.
-pub(crate) fn stratified_size<L: Lane, const K: usize>(window: &Window<L, K>, paths: usize) -> f64 {
+/// the subtrees below them differ the most. The nodes it expands are added to `nodes`.
+pub(crate) fn stratified_size<L: Lane, const K: usize>(
+    window: &Window<L, K>,
+    paths: usize,
+    nodes: &mut u64,
+) -> f64 {
     let mut rng = fastrand::Rng::with_seed(1);
     let root = window.root();
     if window.is_leaf(root) {
         return 1.0;
     }
     let first = root_children(window);
-    let (mut children, mut nodes) = (Vec::new(), 0);
+    *nodes += 1;
+    let mut children = Vec::new();
     let mut total = 1.0;
     let paths = paths.div_ceil(first.len().max(1));
     let mut below = Vec::new();
     for &child in &first {
         // Every path from `child` starts by expanding it: once, for all of them (the
-        // same paths, drawn in the same order, as `random_path` from `child`).
+        // same paths, drawn in the same order, as `walk_path` from `child` would draw).
         below.clear();
         if !window.is_leaf(child) {
+            *nodes += 1;
             let _ = window.for_each_child(child, |_, grandchild| {
                 below.push(grandchild);
                 ControlFlow::Continue(())
@@ -538,15 +548,7 @@ pub(crate) fn stratified_size<L: Lane, const K: usize>(window: &Window<L, K>, pa
             } else {
                 let weight = below.len() as f64;
                 let next = below[rng.usize(..below.len())];
-                walk_path(
-                    window,
-                    next,
-                    weight,
-                    weight,
-                    &mut rng,
-                    &mut children,
-                    &mut nodes,
-                )
+                walk_path(window, next, weight, weight, &mut rng, &mut children, nodes)
             };
             sum += 1.0 + path;
         }
@@ -566,22 +568,9 @@ fn root_children<L: Lane, const K: usize>(window: &Window<L, K>) -> Vec<Node> {
 }
 
 /// One random path of Knuth's estimate down from `node`, which was reached with
-/// `weight` (the product of the branching above it): the sum of the weights of the
-/// nodes it enters below `node`. The nodes it expands, `node` included, are added to
-/// `nodes`.
-fn random_path<L: Lane, const K: usize>(
-    window: &Window<L, K>,
-    node: Node,
-    weight: f64,
-    rng: &mut fastrand::Rng,
-    children: &mut Vec<Node>,
-    nodes: &mut u64,
-) -> f64 {
-    walk_path(window, node, weight, 0.0, rng, children, nodes)
-}
-
-/// [`random_path`] on from `node` with `weight` and the sum so far `sum`: the sum at
-/// the end, added up as the path from further up would have added it.
+/// `weight` (the product of the branching above it), with the sum of the weights so
+/// far `sum`: that sum at the end, with the weights of the nodes it enters below
+/// `node`. The nodes it expands, `node` included, are added to `nodes`.
 fn walk_path<L: Lane, const K: usize>(
     window: &Window<L, K>,
     mut node: Node,
@@ -606,31 +595,6 @@ fn walk_path<L: Lane, const K: usize>(
         node = children[rng.usize(..children.len())];
     }
     sum
-}
-
-/// Knuth's estimate of the plain tree's nodes from [`PROBE_PATHS`] random paths: rough,
-/// but enough to tell a tree of a million nodes from one of a billion, which sets how
-/// sparse the sample is.
-fn rough_size<L: Lane, const K: usize>(window: &Window<L, K>, nodes: &mut u64) -> f64 {
-    let mut rng = fastrand::Rng::with_seed(1);
-    if window.is_leaf(window.root()) {
-        return 1.0;
-    }
-    // The root's children once: the root is the dearest node to expand, and every
-    // path would expand it.
-    let first = root_children(window);
-    *nodes += 1;
-    if first.is_empty() {
-        return 1.0;
-    }
-    let mut children = Vec::new();
-    let mut total = 0.0;
-    for _ in 0..PROBE_PATHS {
-        let weight = first.len() as f64;
-        let node = first[rng.usize(..first.len())];
-        total += 1.0 + weight + random_path(window, node, weight, &mut rng, &mut children, nodes);
-    }
-    total / PROBE_PATHS as f64
 }
 
 /// The first level of the tree with at least `min_tasks` nodes (and [`MIN_TASKS`]),
@@ -690,7 +654,7 @@ pub(crate) fn plan<L: Lane, const K: usize>(window: &Window<L, K>, memo_bytes: u
         .filter(|(_, edge)| edge.bits() > MAX_PLANNED_BITS)
         .map(|&(row, _)| row)
         .collect();
-    let mut size = rough_size(window, &mut plan.pilot_nodes);
+    let mut size = stratified_size(window, PROBE_PATHS, &mut plan.pilot_nodes);
     if size < SMALL_TREE {
         plan.plain = size;
         plan.skipped = Some("a small tree");
