@@ -34,7 +34,8 @@
 //! The restricted piece is placed first, from the root (when each of its kept
 //! placements lies in the first window), so the restriction divides the whole tree
 //! rather than the subtrees below the node whose lowest free cell reaches the piece.
-//! Which piece: the one with the fewest kept placements, unless the tree is large,
+//! Which piece: the one with the fewest placements kept by the restriction and the
+//! island pruning together, unless the tree is large,
 //! where a Knuth estimate of the trees of the few candidates with the fewest decides
 //! (the solid pentominoes' X, not their I).
 //!
@@ -1044,18 +1045,35 @@ impl Setup {
 
     /// The tables a run searches (pruned, restricted), with the piece the symmetry
     /// restricts and places first chosen ([`search::first_steps`]). With several
-    /// candidates, the one with the fewest representatives, unless its tree is large:
-    /// then the one whose tree is smallest with it placed first, by a Knuth estimate of
-    /// each (on the unrestricted tables, where every candidate's representatives are
-    /// placements). The fewest representatives is a poor guide on large trees: on the
-    /// solid pentominoes the I has 4 and the X 11, and the tree with the X first is a
-    /// quarter of the one with the I first.
+    /// candidates, the one with the fewest representatives that the pruning keeps (those
+    /// it drops are in no solution, so they do not make the root wider), unless its tree
+    /// is large: then the one whose tree is smallest with it placed first, by a Knuth
+    /// estimate of each (on the unrestricted tables, where every candidate's
+    /// representatives are placements). The fewest representatives is a poor guide on
+    /// large trees: on the solid pentominoes the I has 4 and the X 11, and the tree with
+    /// the X first is a quarter of the one with the I first.
     pub(crate) fn run_tables(&mut self) -> Result<(Tables, Census), TablesError> {
-        let (tables, census) = self.tables(true, true)?;
-        let Some(classes) = &self.classes else {
-            return Ok((tables, census));
+        let placed = self.placed(true)?;
+        let Some(classes) = &mut self.classes else {
+            return Ok(placed.finish(&self.board));
         };
+        if !classes.stated {
+            let kept = |(piece, reps): &(usize, Representatives)| match reps {
+                Representatives::Listed(reps) => Some(placed.kept(*piece, |cells| {
+                    reps.binary_search_by(|r| r.as_slice().cmp(cells)).is_ok()
+                })),
+                Representatives::Unlisted => None,
+            };
+            // On a tie, the first in the solver's order: the fewest representatives.
+            let counts: Vec<Option<usize>> = classes.candidates.iter().map(kept).collect();
+            classes.chosen = (0..counts.len())
+                .filter(|&k| counts[k].is_some())
+                .min_by_key(|&k| counts[k])
+                .unwrap_or(0);
+        }
+        let (tables, census) = placed.restrict(classes.restricted()).finish(&self.board);
         let first = search::first_steps(&tables);
+        let chosen = classes.chosen;
         if classes.stated || classes.candidates.len() < 2 || first.is_empty() {
             return Ok((tables, census));
         }
@@ -1071,6 +1089,7 @@ impl Setup {
         }
         let (all, _) = self.tables(true, false)?;
         let lanes = LaneTables::new(&all);
+        let classes = self.classes.as_ref().expect("classes, checked above");
         let steps: Vec<Option<Vec<Step>>> = classes
             .candidates
             .iter()
@@ -1093,9 +1112,17 @@ impl Setup {
         // takes thousands of paths, affordable in proportion to the tree.
         let paths = ((size / FIRST_NODES_PER_PATH) as usize).clamp(FIRST_PATHS, FIRST_MOST_PATHS);
         let sizes = on_lanes!(tabled, first_sizes(&steps, paths));
-        let best =
-            (1..sizes.len()).fold(0, |best, c| if sizes[c] < sizes[best] { c } else { best });
-        if best == 0 {
+        let best = (0..sizes.len()).fold(
+            chosen,
+            |best, c| {
+                if sizes[c] < sizes[best] {
+                    c
+                } else {
+                    best
+                }
+            },
+        );
+        if best == chosen {
             return Ok((tables, census));
         }
         if let Some(classes) = &mut self.classes {
@@ -1110,18 +1137,16 @@ impl Setup {
         prune: bool,
         restricted: bool,
     ) -> Result<(Tables, Census), TablesError> {
-        let restrict = self
-            .classes
-            .as_ref()
-            .filter(|_| restricted)
-            .map(Classes::restricted);
-        generate::generate_oriented(
-            &self.board,
-            &self.pieces,
-            self.orients.clone(),
-            restrict,
-            prune,
-        )
+        let mut placed = self.placed(prune)?;
+        if let Some(classes) = self.classes.as_ref().filter(|_| restricted) {
+            placed = placed.restrict(classes.restricted());
+        }
+        Ok(placed.finish(&self.board))
+    }
+
+    /// Every placement of the puzzle's pieces, pruned or not, unrestricted.
+    fn placed(&self, prune: bool) -> Result<generate::Placed, TablesError> {
+        generate::place(&self.board, &self.pieces, self.orients.clone(), prune)
     }
 
     /// A window over `tables` (built from this setup) with `K` slots a group: the
@@ -1448,7 +1473,8 @@ const FIRST_PATHS: usize = 256;
 const FIRST_NODES_PER_PATH: f64 = 20_000.0;
 const FIRST_MOST_PATHS: usize = 8192;
 
-/// Candidates measured: those with the fewest representatives.
+/// Candidates weighed (by the representatives the pruning keeps, or on a large tree by
+/// a Knuth estimate): those with the fewest representatives.
 const FIRST_CANDIDATES: usize = 4;
 
 /// Below this many nodes (estimated) with the first candidate placed first, no other is

@@ -682,8 +682,10 @@ fn limits_on_data_files() {
 }
 
 /// The piece a symmetry restricts is placed first, from the root. Where several pieces
-/// qualify it is the one with the fewest representatives (the X of the 6 x 10, 8 of
-/// them; the O of the hexiamonds, 9), unless the tree is large: then the one whose tree
+/// qualify it is the one with the fewest representatives that the island pruning keeps
+/// (the X of the 6 x 10, 7 of its 8; the O of the hexiamonds, 8 of 9; on the meteor
+/// piece 8, 82 of 110, rather than piece 0, 86 of 104, which has the fewest before
+/// pruning), unless the tree is large: then the one whose tree
 /// measures smallest with it placed first, on the solid pentominoes the X (11
 /// representatives in the 3 x 4 x 5 box) rather than the I (4, and a tree about four
 /// times as large).
