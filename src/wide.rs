@@ -129,13 +129,15 @@ impl Wide {
     /// The lists of `w`'s tables, if this CPU has the instructions and the eight-lane
     /// search takes the plain search's steps on `w` (see the module's documentation).
     pub fn new<L: Lane, const K: usize>(w: &Window<L, K>) -> Option<Wide> {
-        if !Wide::available()
-            || w.checks != CHECK_NONE
+        // The CPU is asked last: on a virtual machine each `cpuid` the detection runs
+        // traps to the host, and a planar board never needs the answer.
+        if w.checks != CHECK_NONE
             || !w.pockets.on()
             || w.copies.any()
             || w.leftover
             || w.layout.pieces > 32
             || w.last_offset >= 255
+            || !Wide::available()
         {
             return None;
         }
