@@ -1058,11 +1058,9 @@ impl Setup {
             return Ok(placed.finish(&self.board));
         };
         if !classes.stated {
-            let kept = |(piece, reps): &(usize, Representatives)| match reps {
-                Representatives::Listed(reps) => Some(placed.kept(*piece, |cells| {
-                    reps.binary_search_by(|r| r.as_slice().cmp(cells)).is_ok()
-                })),
-                Representatives::Unlisted => None,
+            let kept = |(piece, reps): &(usize, Representatives)| {
+                matches!(reps, Representatives::Listed(_))
+                    .then(|| placed.kept(*piece, |cells| reps.holds(cells)))
             };
             // On a tie, the first in the solver's order: the fewest representatives.
             let counts: Vec<Option<usize>> = classes.candidates.iter().map(kept).collect();
@@ -1096,11 +1094,7 @@ impl Setup {
             .take(FIRST_CANDIDATES)
             .map(|(piece, reps)| {
                 // Those the tables pruned are left out: no solution has them.
-                search::root_steps(&all, *piece, |cells| {
-                    reps.listed()
-                        .binary_search_by(|r| r.as_slice().cmp(cells))
-                        .is_ok()
-                })
+                search::root_steps(&all, *piece, |cells| reps.holds(cells))
             })
             .collect();
         let tabled = Tabled {
@@ -1578,6 +1572,13 @@ impl Representatives {
             Representatives::Listed(reps) => reps,
             Representatives::Unlisted => unreachable!("only the first candidates are restricted"),
         }
+    }
+
+    /// Whether the placement on `cells` (sorted) is one of the listed representatives.
+    fn holds(&self, cells: &[usize]) -> bool {
+        self.listed()
+            .binary_search_by(|r| r.as_slice().cmp(cells))
+            .is_ok()
     }
 }
 
