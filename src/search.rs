@@ -32,10 +32,17 @@ use crate::wide::Wide;
 /// levels measured no faster on the meteor).
 pub(crate) const TASK_DEPTH: usize = 2;
 
-/// The cut of every tiling search: [`TASK_DEPTH`] levels, whatever the threads.
+/// Tasks a level of the cut may hold and still be the last: the root's children are
+/// the tasks when there are this many. That is enough for the threads of a desktop
+/// machine to share evenly, and each task more costs its path, its slot in the task
+/// list and a sink, while cutting the split search's memo work finer.
+pub(crate) const ENOUGH_TASKS: usize = 64;
+
+/// The cut of every tiling search: [`TASK_DEPTH`] levels, or fewer once a level holds
+/// [`ENOUGH_TASKS`], whatever the threads (a checkpoint resumes on any number).
 pub(crate) const TASK_SPLIT: Split = Split {
     depth: TASK_DEPTH,
-    tasks: usize::MAX,
+    tasks: ENOUGH_TASKS,
 };
 
 /// Fit bits of up to `2 * (64 / K)` pieces: piece `pieces_here[w * (64 / K) + j]` has
@@ -1050,7 +1057,7 @@ pub(crate) trait Leaves<L, const K: usize>: Sync {
 /// A tiling search as the driver runs it: the plain search, the split search of
 /// [`crate::meet`] when `above` is given, or else the eight-lane search of
 /// [`crate::wide`] when `wide` is given, each solution handed to `leaves`. Tasks are
-/// the nodes [`TASK_DEPTH`] levels below the root.
+/// the nodes of the cut [`TASK_SPLIT`].
 pub(crate) struct Tiles<'a, L, const K: usize, F> {
     pub window: &'a Window<'a, L, K>,
     pub above: Option<&'a Above>,

@@ -160,6 +160,28 @@ fn the_meteor_file_split_as_the_binary_counts_its_2098_with_fewer_nodes() {
     );
 }
 
+#[test]
+fn the_tree_is_cut_at_the_root_when_its_children_are_enough_tasks() {
+    // The meteor's root (piece 8 placed first, 82 of its placements kept) has enough
+    // children to share among threads, so they are the tasks; the 6x10's (the X
+    // restricted) has 7, so the cut goes a level deeper. On any thread count alike, and
+    // the same solutions either way.
+    for (name, tasks, solutions) in [("meteor", 82, 2098), ("pentomino-6x10", 127, 9356)] {
+        let solver = TilingSolver::new(&shipped(name), Mode::All).unwrap();
+        for threads in [1, 2] {
+            let s = solver.count(&Options {
+                threads,
+                ..Options::default()
+            });
+            assert_eq!(
+                (s.tasks, s.solutions),
+                (tasks, solutions),
+                "{name}, {threads} threads"
+            );
+        }
+    }
+}
+
 /// A random connected piece of `size` cells on `grid`, with a random motion, named
 /// `index`.
 fn random_piece(rng: &mut Rng, grid: Grid, size: usize, index: usize) -> Piece {
