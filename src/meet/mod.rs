@@ -706,7 +706,8 @@ impl Above {
             .collect();
         Some(Above {
             splits,
-            arena: ZeroedWords::new(words),
+            // Blocks are appended: written in order from the start.
+            arena: ZeroedWords::in_order(words),
             arena_len: Apart::default(),
             full: AtomicBool::new(false),
             unindexed: AtomicBool::new(false),
