@@ -29,8 +29,9 @@ pub struct Zeroed<W: ZeroWord> {
     /// The words: a mapping of our own (`mapped`), or `boxed`'s.
     ptr: std::ptr::NonNull<W>,
     len: usize,
+    /// The length of our own mapping (at least `len` words), or 0 for none.
     #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
-    mapped: bool,
+    mapped: usize,
     /// The fallback allocation, kept alive for `ptr`.
     _boxed: Box<[W]>,
 }
@@ -58,11 +59,11 @@ impl<W: ZeroWord> Zeroed<W> {
         let small = len.saturating_mul(std::mem::size_of::<W>()) < SMALL_BYTES;
         // Only a large table is mapped: a mapping made and not kept would never be
         // unmapped.
-        if let Some(ptr) = (!small).then(|| map::<W>(len, pages)).flatten() {
+        if let Some((ptr, mapped)) = (!small).then(|| map::<W>(len, pages)).flatten() {
             return Zeroed {
                 ptr,
                 len,
-                mapped: true,
+                mapped,
                 _boxed: Box::new([]),
             };
         }
@@ -71,7 +72,7 @@ impl<W: ZeroWord> Zeroed<W> {
             // A box's pointer is never null (dangling but aligned when empty).
             ptr: std::ptr::NonNull::new(boxed.as_ptr().cast_mut()).expect("a box pointer"),
             len,
-            mapped: false,
+            mapped: 0,
             _boxed: boxed,
         }
     }
@@ -89,13 +90,20 @@ enum Pages {
 }
 
 /// A private anonymous mapping of `len` words: zero pages, each backed by memory only
-/// once touched. `None` if the system refuses it or has no such thing.
+/// once touched. Returns it and its length in bytes; `None` if the system refuses it or
+/// has no such thing.
 #[cfg(target_os = "linux")]
-fn map<W>(len: usize, pages: Pages) -> Option<std::ptr::NonNull<W>> {
+fn map<W>(len: usize, pages: Pages) -> Option<(std::ptr::NonNull<W>, usize)> {
     let bytes = len.checked_mul(std::mem::size_of::<W>())?;
     if bytes == 0 {
         return None;
     }
+    // Linux starts a mapping on a huge-page boundary when its length is a whole number
+    // of huge pages, and only then can its first huge page be one.
+    let bytes = match pages {
+        Pages::Small => bytes,
+        Pages::Huge => bytes.checked_next_multiple_of(HUGE_BYTES)?,
+    };
     #[cfg(test)]
     tests::MAPS.with(|m| m.set(m.get() + 1));
     // SAFETY: a fresh anonymous mapping, placed by the kernel; no existing memory is
@@ -117,18 +125,18 @@ fn map<W>(len: usize, pages: Pages) -> Option<std::ptr::NonNull<W>> {
         #[cfg(test)]
         tests::HUGE.with(|m| m.set(m.get() + 1));
         // Advice only: a system without huge pages, or with them turned off, refuses
-        // it or ignores it, and the mapping serves as it is. The first huge page only
-        // (Linux places a mapping this large on a huge-page boundary): past it, each
-        // huge page cost more system time to fault than its small pages did.
+        // it or ignores it, and the mapping serves as it is. The first huge page only:
+        // past it, each huge page cost more system time to fault than its small pages
+        // did.
         // SAFETY: the mapping just made, and no more than its length; advice changes
         // no contents.
         unsafe { libc::madvise(ptr, bytes.min(HUGE_BYTES), libc::MADV_HUGEPAGE) };
     }
-    std::ptr::NonNull::new(ptr.cast())
+    Some((std::ptr::NonNull::new(ptr.cast())?, bytes))
 }
 
 #[cfg(not(target_os = "linux"))]
-fn map<W>(_len: usize, _pages: Pages) -> Option<std::ptr::NonNull<W>> {
+fn map<W>(_len: usize, _pages: Pages) -> Option<(std::ptr::NonNull<W>, usize)> {
     None
 }
 
@@ -147,14 +155,11 @@ impl<W: ZeroWord> Deref for Zeroed<W> {
 impl<W: ZeroWord> Drop for Zeroed<W> {
     fn drop(&mut self) {
         #[cfg(target_os = "linux")]
-        if self.mapped {
+        if self.mapped > 0 {
             // SAFETY: the mapping made in `map`, with its length; no reference to it
             // outlives `self`.
             unsafe {
-                libc::munmap(
-                    self.ptr.as_ptr().cast(),
-                    self.len * std::mem::size_of::<W>(),
-                );
+                libc::munmap(self.ptr.as_ptr().cast(), self.mapped);
             }
         }
     }
