@@ -260,7 +260,9 @@ pub fn solve_tiling(
     // One distinct character per piece, even when names share a first letter.
     let names: Vec<String> = puzzle.labels().iter().map(char::to_string).collect();
     let mut printer = Printer::new(request)?;
-    let fingerprint = Fingerprint::of(puzzle, request.mode);
+    // Only checkpoints and shards record it: the debug text of a whole puzzle is
+    // written out and hashed on demand.
+    let fingerprint = || Fingerprint::of(puzzle, request.mode);
     let mut drawn = Vec::new();
     let summary = search(
         request,
@@ -376,7 +378,7 @@ pub fn solve_tiling(
         json!(puzzle.name),
         extra,
         solver.symmetries() as u64,
-        fingerprint,
+        &fingerprint,
     )
 }
 
@@ -407,7 +409,7 @@ pub fn solve_sums(model: &sums::Model, source: &str, request: &Request) -> Resul
     let solver =
         SumsSolver::new(model, request.mode).map_err(|e| Error::Input(format!("{source}: {e}")))?;
     let mut printer = Printer::new(request)?;
-    let fingerprint = Fingerprint::of(model, request.mode);
+    let fingerprint = || Fingerprint::of(model, request.mode);
     let mut drawn = Vec::new();
     let summary = search(
         request,
@@ -447,7 +449,7 @@ pub fn solve_sums(model: &sums::Model, source: &str, request: &Request) -> Resul
         json!(model.name),
         extra,
         solver.symmetries(),
-        fingerprint,
+        &fingerprint,
     )
 }
 
@@ -456,7 +458,7 @@ pub fn solve_sums(model: &sums::Model, source: &str, request: &Request) -> Resul
 /// says and recording as it goes.
 fn search(
     request: &Request,
-    fingerprint: Fingerprint,
+    fingerprint: impl Fn() -> Fingerprint,
     count: impl FnOnce(&Options, &mut dyn FnMut(&Progress)) -> Summary,
     list: impl FnOnce(&Options, &mut dyn FnMut(&Progress)) -> Summary,
 ) -> Result<Resumed, Error> {
@@ -465,7 +467,7 @@ fn search(
     let searched = match &request.checkpoint {
         Some(path) => runs::count_from_checkpoint(
             path,
-            fingerprint,
+            fingerprint(),
             options,
             request.checkpoint_every,
             count,
@@ -657,7 +659,7 @@ impl<'f> Printer<'f> {
         puzzle: Value,
         extra: Map<String, Value>,
         symmetries: u64,
-        fingerprint: Fingerprint,
+        fingerprint: &dyn Fn() -> Fingerprint,
     ) -> Result<(), Error> {
         if let Some(e) = self.failed {
             return Err(e.into());
@@ -702,7 +704,7 @@ impl<'f> Printer<'f> {
                 line["shard"] = shard.to_string().into();
                 line["tasks"] = summary.tasks.into();
                 line["searched"] = summary.searched.into();
-                line["fingerprint"] = fingerprint.to_string().into();
+                line["fingerprint"] = fingerprint().to_string().into();
                 line["version"] = runs::VERSION.into();
             }
             writeln!(self.out, "{line}")?;
