@@ -500,9 +500,17 @@ impl<'a> Pruner<'a> {
         // of `free` (the first of the largest, as `islands` sorts stably), and every
         // region inside the window.
         let (mut joined, mut largest, mut in_windows) = (south, B::ZERO, 0u64);
+        // A region meets the cells south of the anchor where it holds a neighbour of
+        // one (adjacency is symmetric): their neighbours once, rather than each
+        // region's.
+        let south_rim = if south_connected {
+            neighbours.of(south)
+        } else {
+            B::ZERO
+        };
         for r in region_masks(neighbours, free) {
             if south_connected {
-                if south != B::ZERO && neighbours.of(r) & south != B::ZERO {
+                if r & south_rim != B::ZERO {
                     joined = joined | r;
                 } else if !fillable(r) {
                     return None;
