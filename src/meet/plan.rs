@@ -760,7 +760,7 @@ pub(crate) fn plan<L: Lane, const K: usize>(window: &Window<L, K>, memo_bytes: u
             continue;
         }
         let cells: Vec<usize> = edges[i..].iter().map(|(_, edge)| edge.cell()).collect();
-        let Some(above) = Above::with_bytes(window, &cells, memo_bytes) else {
+        let Some(above) = Above::for_measuring(window, &cells, memo_bytes) else {
             continue;
         };
         let (work, spent) = measure(window, &above, &tally.order, budget);
