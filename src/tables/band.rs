@@ -79,6 +79,10 @@ pub fn band_table(
             .collect()
     });
     let mut dead_unless: Vec<u64> = Vec::new();
+    // With `supersets`, the last rows each low pattern leaves dead, as bits of a word,
+    // 64 low patterns at a time: transposed, they are the table's words (one per last
+    // row), laid down a word at a time rather than a bit at a time.
+    let mut block = [0u64; 64];
     for low in 0u64..1 << low_bits {
         dead_unless.clear();
         let mut free = !low & low_all;
@@ -109,24 +113,24 @@ pub fn band_table(
                 dead_unless.push(touches >> low_bits);
             }
         }
-        if dead_unless.is_empty() {
-            continue;
-        }
         // Every last row holding one of them filled: its supersets (trying all 2^width
-        // last rows per region cost more than the floods). Up to 6 cells a row, the
-        // last rows are bits of one word: the union of every region's supersets, then
-        // each last row once.
-        let mut mark = |last: u64| {
-            let pattern = low | last << low_bits;
-            table[(pattern >> 6) as usize] |= 1 << (pattern & 63);
-        };
+        // last rows per region cost more than the floods).
         if let Some(supersets) = &supersets {
-            let mut rows = dead_unless
+            // Up to 6 cells a row, the last rows are bits of one word: the union of
+            // every region's supersets.
+            block[(low & 63) as usize] = dead_unless
                 .iter()
                 .fold(0u64, |u, &n| u | supersets[n as usize]);
-            while rows != 0 {
-                mark(u64::from(rows.trailing_zeros()));
-                rows &= rows - 1;
+            if low & 63 == 63 || low == low_all {
+                let start = low & !63;
+                transpose(&mut block);
+                for (last, &lows) in block.iter().enumerate().take(1 << width) {
+                    // A multiple of 64 when the block is full; else `lows` holds
+                    // `2^low_bits` bits, which divides 64.
+                    let at = (last as u64) << low_bits | start;
+                    table[(at >> 6) as usize] |= lows << (at & 63);
+                }
+                block = [0; 64];
             }
             continue;
         }
@@ -135,7 +139,8 @@ pub fn band_table(
             let rest = last_all & !needed;
             let mut more = rest;
             loop {
-                mark(needed | more);
+                let pattern = low | (needed | more) << low_bits;
+                table[(pattern >> 6) as usize] |= 1 << (pattern & 63);
                 if more == 0 {
                     break;
                 }
@@ -144,4 +149,50 @@ pub fn band_table(
         }
     }
     table
+}
+
+/// Transposes a 64 x 64 matrix of bits in place: bit `c` of `rows[r]` becomes bit `r`
+/// of `rows[c]`. Blocks of half the size swap across the diagonal, then quarters
+/// within them, and so on down to single bits (Warren, "Hacker's Delight", 7-3).
+fn transpose(rows: &mut [u64; 64]) {
+    let mut j = 32;
+    let mut m: u64 = 0x0000_0000_FFFF_FFFF;
+    while j != 0 {
+        let mut k = 0;
+        while k < 64 {
+            let t = ((rows[k] >> j) ^ rows[k + j]) & m;
+            rows[k] ^= t << j;
+            rows[k + j] ^= t;
+            k = (k + j + 1) & !j;
+        }
+        j >>= 1;
+        m ^= m << j;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::transpose;
+
+    #[test]
+    fn transposing_moves_bit_c_of_row_r_to_bit_r_of_row_c() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20 {
+            let rows: [u64; 64] = std::array::from_fn(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state
+            });
+            let mut t = rows;
+            transpose(&mut t);
+            for (r, row) in rows.iter().enumerate() {
+                for (c, column) in t.iter().enumerate() {
+                    assert_eq!(column >> r & 1, row >> c & 1, "row {r}, column {c}");
+                }
+            }
+            transpose(&mut t);
+            assert_eq!(t, rows);
+        }
+    }
 }
