@@ -699,8 +699,8 @@ impl Above {
 
     /// [`Above::with_bytes`] for a measurement ([`plan`]): its arena on small pages
     /// only. A pilot search touches little of its arena, and the plan measures several
-    /// rows, each with an arena of its own: a huge page each cost more than their
-    /// faults (`--split auto` on the one-sided pentominoes 3 x 30, 7% of the process).
+    /// rows, each with an arena of its own: a huge page each cost more than the faults
+    /// they saved (figures in the commit that made this).
     pub fn for_measuring<L: Lane, const K: usize>(
         window: &Window<L, K>,
         splits: &[usize],
