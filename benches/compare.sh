@@ -5,7 +5,7 @@ set -euo pipefail
 
 prog=${0##*/}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-default_ours="$root/target/release/meteor 2098"
+default_ours="meteor 2098, the release build of this package (scripts/cargo-bin.sh meteor)"
 
 usage() {
     cat <<EOF
@@ -21,11 +21,11 @@ options:
   -n RUNS      runs of each command, at least 20 (default 21)
   -o OURS_CMD  our command as one string, split into words like a shell line
                (default: $default_ours;
-               built with 'cargo build --release --bin meteor' if missing)
+               built or brought up to date first)
   -h, --help   print this help
 
 example:
-  $prog -- target/release/meteor --threads 1 2098
+  $prog -- \$(scripts/cargo-bin.sh meteor) --threads 1 2098
 EOF
 }
 
@@ -77,11 +77,8 @@ runs=$((10#$runs))
 
 ref=("$@")
 if [[ -z $ours_cmd ]]; then
-    if [[ ! -x $root/target/release/meteor ]]; then
-        echo "$prog: building $root/target/release/meteor" >&2
-        (cd "$root" && cargo build --release --bin meteor) >&2
-    fi
-    ours=("$root/target/release/meteor" 2098)
+    meteor=$("$root/scripts/cargo-bin.sh" meteor)
+    ours=("$meteor" 2098)
 else
     # The user's own command line, split into words as the shell would.
     eval "ours=($ours_cmd)"

@@ -27,8 +27,8 @@ Options:
                          e.g. 50%) [one per core of each machine]
   -t, --threads T        polytile --threads of each shard; 0: polytile's default, one
                          per core [1]
-  -p, --polytile PATH    the polytile program [polytile on PATH, else
-                         target/release/polytile of this repository]
+  -p, --polytile PATH    the polytile program [polytile on PATH, else this
+                         repository's release build, target/*/release/polytile]
   -S, --sshlogin LOGIN   run shards on LOGIN over ssh (parallel --sshlogin; may be
                          given more than once; ':' is this machine; e.g. 8/user@host,
                          'ssh -p 2222 host')
@@ -127,7 +127,12 @@ if [ -z "$polytile" ]; then
     if command -v polytile >/dev/null 2>&1; then
         polytile=$(command -v polytile)
     else
-        polytile=$(cd "$here/../.." && pwd)/target/release/polytile
+        # cargo build --release puts it in target/<host triple>/release (.cargo/config.toml).
+        repo=$(cd "$here/../.." && pwd)
+        polytile=$repo/target/release/polytile
+        for built in "$repo"/target/*/release/polytile; do
+            if [ -x "$built" ]; then polytile=$built; break; fi
+        done
     fi
 fi
 command -v parallel >/dev/null 2>&1 ||

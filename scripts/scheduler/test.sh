@@ -17,7 +17,7 @@
 #
 # Usage: bash scripts/scheduler/test.sh
 # Environment: POLYTILE=PATH to test that program instead of building
-#   target/release/polytile (cargo build --release --bin polytile, a no-op when it is
+#   this package's release build (scripts/cargo-bin.sh polytile, a no-op when it is
 #   up to date); SCHEDULER_TEST_SSH=0 to leave out the ssh part;
 #   SCHEDULER_TEST_KEEP=1 to keep the temporary directory.
 set -Eeuo pipefail
@@ -141,9 +141,8 @@ pass "packages installed: slurm-wlm, munge, parallel${setup_args:+, openssh-serv
 if [ -n "${POLYTILE:-}" ]; then
     polytile=$(cd "$(dirname "$POLYTILE")" && pwd)/$(basename "$POLYTILE")
 else
-    nice cargo build --release --quiet --bin polytile >"$tmp/build.log" 2>&1 ||
-        fatal "build polytile (cargo build --release --bin polytile; log: $tmp/build.log)"
-    polytile=$repo/target/release/polytile
+    polytile=$(nice "$repo/scripts/cargo-bin.sh" polytile 2>"$tmp/build.log") ||
+        fatal "build polytile (scripts/cargo-bin.sh polytile; log: $tmp/build.log)"
 fi
 [ -x "$polytile" ] || fatal "$polytile is not an executable"
 
