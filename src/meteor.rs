@@ -3,7 +3,7 @@
 //! This module owns the puzzle-specific parts around the generic search: the tables
 //! `build.rs` baked into the binary, the half-turn symmetry (each solution found is
 //! reported with its rotation), the meaning of the limit `N`, and the Benchmarks Game
-//! output. The search itself is the tiling window's, split at rows 3 to 6 (see
+//! output. The search itself is the tiling window's, split at rows 3 to 7 (see
 //! [`crate::meet`]), run by the [driver](crate::driver) like every other search.
 //!
 //! # What the limit means
@@ -43,9 +43,9 @@ pub const ALL_SOLUTIONS: u64 = 2098;
 /// A solution: the digit of the piece on each cell, row by row from row 0.
 pub type Solution = [u8; CELLS];
 
-/// Where the search splits (see [`crate::meet`]): at the start of rows 3, 4, 5 and 6,
-/// where the overhangs are few and each is met by many nodes.
-const SPLITS: [usize; 4] = [3 * WIDTH, 4 * WIDTH, 5 * WIDTH, 6 * WIDTH];
+/// Where the search splits (see [`crate::meet`]): at the start of rows 3 to 7, where
+/// the overhangs are few and each is met by many nodes.
+const SPLITS: [usize; 5] = [3 * WIDTH, 4 * WIDTH, 5 * WIDTH, 6 * WIDTH, 7 * WIDTH];
 
 /// Slots per table group: the 12 orientations of a free pentahex.
 const SLOTS: usize = baked::SLOTS;
