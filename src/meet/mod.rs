@@ -840,10 +840,13 @@ impl Above {
             .used
             .iter()
             .fold(0, |sig, &used| sig | signature(used));
-        let mut at = start;
+        // The block's words, reserved above: one range check for the whole block rather
+        // than one per word.
+        let mut words = self.arena[start..end].iter();
         let mut put = |word: u32| {
-            self.arena[at].store(word, Ordering::Relaxed);
-            at += 1;
+            if let Some(at) = words.next() {
+                at.store(word, Ordering::Relaxed);
+            }
         };
         for word in [n as u32, sig as u32, (sig >> 32) as u32] {
             put(word);
@@ -868,7 +871,7 @@ impl Above {
         for &word in &block.steps {
             put(word);
         }
-        debug_assert_eq!(at, end);
+        debug_assert!(words.next().is_none(), "a block fills its reserved words");
         PUBLISHED + start as u32
     }
 
