@@ -772,6 +772,7 @@ impl Above {
 
     /// Where the block of completions above split `s` for `overhang` starts in the
     /// arena, searching it first if no thread has; `None` if it is not kept.
+    #[inline(always)]
     fn block<L: Lane, const K: usize>(
         &self,
         window: &Window<L, K>,
@@ -783,7 +784,26 @@ impl Above {
             self.unindexed.store(true, Ordering::Relaxed);
             return None;
         };
-        let mut state = slot.load(Ordering::Acquire);
+        let state = slot.load(Ordering::Acquire);
+        // Most look-ups find the block published: that path stays in the caller.
+        if state >= PUBLISHED {
+            return Some((state - PUBLISHED) as usize);
+        }
+        self.unpublished_block(window, s, overhang, slot, state, scratch)
+    }
+
+    /// [`Above::block`] of a slot not yet published: searches the block if no thread
+    /// has, or waits for the thread that is.
+    #[inline(never)]
+    fn unpublished_block<L: Lane, const K: usize>(
+        &self,
+        window: &Window<L, K>,
+        s: usize,
+        overhang: u64,
+        slot: &AtomicU32,
+        mut state: u32,
+        scratch: &mut Workspace,
+    ) -> Option<usize> {
         if state == UNSEARCHED && !self.full.load(Ordering::Relaxed) {
             match slot.compare_exchange(UNSEARCHED, BUSY, Ordering::Acquire, Ordering::Acquire) {
                 Ok(_) => {
