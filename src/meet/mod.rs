@@ -864,7 +864,12 @@ impl Above {
         // than one per word.
         let mut words = self.arena[start..end].iter();
         let mut put = |word: u32| {
-            if let Some(at) = words.next() {
+            let at = words.next();
+            debug_assert!(
+                at.is_some(),
+                "a block writes no more than its reserved words"
+            );
+            if let Some(at) = at {
                 at.store(word, Ordering::Relaxed);
             }
         };
