@@ -51,6 +51,7 @@
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 use crate::search::{Lane, Node, Path, Visitor, Window};
 use crate::zeroed::{Zeroed, ZeroedWords};
@@ -278,6 +279,16 @@ struct DirectSlots {
     front_used: Apart,
     /// Overhang bits that pick a slot within a row block.
     low_bits: u32,
+    /// Overhang bits in all.
+    bits: u32,
+    /// The direct index, mapped when the front table first closes an entry: most
+    /// splits (every meteor split) never need it, and each of its two mappings costs a
+    /// system call to make and one to unmap.
+    direct: OnceLock<DirectIndex>,
+}
+
+/// The direct part of a [`DirectSlots`].
+struct DirectIndex {
     /// Per `overhang >> low_bits`: 1 + its row block, or 0 before the first.
     row_block: ZeroedWords,
     row_blocks_used: Apart,
@@ -347,14 +358,23 @@ impl DirectSlots {
             front,
             front_used: Apart::default(),
             low_bits,
-            row_block: ZeroedWords::new(1 << (bits as u32).saturating_sub(low_bits)),
-            row_blocks_used: Apart::default(),
-            // As many row blocks as there can be overhangs, and spares for blocks lost
-            // to races; only those used are touched.
-            slots: ZeroedWords::new(
-                (1 << bits.max(low_bits as usize)) + (SPARE_ROW_BLOCKS << low_bits),
-            ),
+            bits: bits as u32,
+            direct: OnceLock::new(),
         }
+    }
+
+    /// The direct index, mapped on first use.
+    fn index(&self) -> &DirectIndex {
+        self.direct.get_or_init(|| {
+            let (bits, low_bits) = (self.bits, self.low_bits);
+            DirectIndex {
+                row_block: ZeroedWords::new(1 << bits.saturating_sub(low_bits)),
+                row_blocks_used: Apart::default(),
+                // As many row blocks as there can be overhangs, and spares for blocks
+                // lost to races; only those used are touched.
+                slots: ZeroedWords::new((1 << bits.max(low_bits)) + (SPARE_ROW_BLOCKS << low_bits)),
+            }
+        })
     }
 
     /// The slot of `overhang`; `None` if races used up the spare row blocks.
@@ -400,27 +420,28 @@ impl DirectSlots {
     /// The slot of `overhang` in the direct index; `None` if races used up the spare
     /// row blocks.
     fn direct_slot(&self, overhang: u64) -> Option<&AtomicU32> {
-        let entry = &self.row_block[(overhang >> self.low_bits) as usize];
+        let index = self.index();
+        let entry = &index.row_block[(overhang >> self.low_bits) as usize];
         let mut block = entry.load(Ordering::Acquire);
         if block == 0 {
             // Blocks are handed out in order; one lost to a race is only skipped.
-            let fresh = self.row_blocks_used.fetch_add(1, Ordering::Relaxed) as u32 + 1;
+            let fresh = index.row_blocks_used.fetch_add(1, Ordering::Relaxed) as u32 + 1;
             // Written before any thread can read it (see `touch_for_writing`): both ends,
             // as a row block may straddle two pages.
             let first = (fresh as usize - 1) << self.low_bits;
             let last = first + (1 << self.low_bits) - 1;
-            if last >= self.slots.len() {
+            if last >= index.slots.len() {
                 return None;
             }
-            touch_for_writing(&self.slots[first]);
-            touch_for_writing(&self.slots[last]);
+            touch_for_writing(&index.slots[first]);
+            touch_for_writing(&index.slots[last]);
             block = match entry.compare_exchange(0, fresh, Ordering::AcqRel, Ordering::Acquire) {
                 Ok(_) => fresh,
                 Err(now) => now,
             };
         }
         let low = overhang as usize & ((1 << self.low_bits) - 1);
-        Some(&self.slots[((block as usize - 1) << self.low_bits) | low])
+        Some(&index.slots[((block as usize - 1) << self.low_bits) | low])
     }
 }
 
@@ -1302,6 +1323,7 @@ mod tests {
             panic!("4 bits are indexed directly");
         };
         direct
+            .index()
             .row_blocks_used
             .store(4 + SPARE_ROW_BLOCKS, Ordering::Relaxed);
         assert!(direct.direct_slot(5).is_none());
@@ -1343,7 +1365,7 @@ mod tests {
             "the front took {taken}"
         );
         assert!(
-            direct.row_blocks_used.load(Ordering::Relaxed) > 0,
+            direct.index().row_blocks_used.load(Ordering::Relaxed) > 0,
             "some indexed directly"
         );
     }
