@@ -97,6 +97,11 @@ fn signature(pieces: u32) -> u64 {
     1 << (pieces & 31) | 1 << (32 + (pieces >> 5 & 31))
 }
 
+/// The signature a first split's way to a full board carries in place of its next
+/// block's: every bit, so that the signature test passes it to the exact test of its
+/// pieces.
+const ANY_BLOCK: u64 = u64::MAX;
+
 /// The widest overhang a split serves: it must fit one window with the split's cell,
 /// and a hashed index ([`Slots`]) keeps it.
 const MAX_OVERHANG_BITS: usize = 48;
@@ -998,7 +1003,7 @@ impl Above {
         if window.is_leaf(node) {
             let b = &mut scratch.building[s];
             let at = b.keep_path();
-            b.push::<COPIES>(used, (at, END, 0));
+            b.push::<COPIES>(used, (at, END, ANY_BLOCK));
             return;
         }
         let _ = window.for_each_child(node, |step, child| {
@@ -1208,10 +1213,20 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
         let links = start + HEADER + above.used_words() * n;
         for i in 0..n {
             let (used, used_copies) = above.used_at::<COPIES>(start, i);
-            if used & !unused != 0 || !above.within::<COPIES>(used_copies, copies) {
+            let link = links + link_words(0) * i;
+            let foreign = u64::from(used & !unused);
+            // Without pieces left over, whether the way places only pieces of the node's
+            // and whether the next block holds the pieces that would be left, in one
+            // branch: most ways fail one or the other, in no pattern a branch predictor
+            // learns. (A way to a full board carries every signature bit, `ANY_BLOCK`.)
+            let missing = if above.leftover {
+                0
+            } else {
+                signature(unused & !used) & !above.word_pair(link + 2)
+            };
+            if foreign | missing != 0 || !above.within::<COPIES>(used_copies, copies) {
                 continue;
             }
-            let link = links + link_words(0) * i;
             let way = above.word(link) as usize;
             let next = above.word(link + 1);
             if next == END {
@@ -1235,9 +1250,6 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
                         self.report(path, visitor, above, way, Some(completion))?;
                     }
                 }
-                continue;
-            }
-            if signature(rest.0) & !above.word_pair(link + 2) != 0 {
                 continue;
             }
             // The block's entries are grouped by their pieces (`Block::order_entries`):
