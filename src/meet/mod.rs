@@ -694,6 +694,25 @@ impl Block {
         self.links.push(link);
     }
 
+    /// [`Block::push`], kept only if `keep`: written either way, then cut back, so
+    /// that `keep` (whether a completion of the next split uses none of the pieces
+    /// placed, true or false in no pattern) costs no branch.
+    #[inline(always)]
+    fn push_if<const COPIES: bool>(
+        &mut self,
+        keep: bool,
+        entry: (u32, u64),
+        link: (u32, u32, u64),
+    ) {
+        let n = self.used.len() + usize::from(keep);
+        self.push::<COPIES>(entry, link);
+        self.used.truncate(n);
+        if COPIES {
+            self.copies.truncate(n);
+        }
+        self.links.truncate(n);
+    }
+
     /// The copies of entry `i` (0 when none are kept).
     fn copies_of(&self, i: u32) -> u64 {
         self.copies.get(i as usize).copied().unwrap_or(0)
@@ -989,10 +1008,10 @@ impl Above {
                     scratch.levels[s].entries += n as u64;
                     for i in 0..n {
                         let (later, later_copies) = self.used_at::<COPIES>(start, i);
-                        if later & used.0 == 0 && self.within::<COPIES>(later_copies, node.copies) {
-                            let both = (later | used.0, later_copies + used.1);
-                            b.push::<COPIES>(both, (at, (links + stride * i) as u32, 0));
-                        }
+                        let keep = (later & used.0 == 0)
+                            & self.within::<COPIES>(later_copies, node.copies);
+                        let both = (later | used.0, later_copies.wrapping_add(used.1));
+                        b.push_if::<COPIES>(keep, both, (at, (links + stride * i) as u32, 0));
                     }
                     return;
                 }
