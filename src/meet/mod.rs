@@ -86,6 +86,21 @@ const END: u32 = u32::MAX;
 /// Words before a block's entries: their number, then their signature (two words).
 const HEADER: usize = 3;
 
+/// Entries of a later split's block up to which it keeps the order found and a node
+/// scans it for its pieces; a larger one is grouped by pieces and searched by halves
+/// ([`Block::order_entries`]). On the meteor board nearly every block is this small,
+/// and sorting them cost more than the scans it saved: a block is sorted once per
+/// overhang, but looked up for pieces only where a first split's way reaches it with
+/// pieces its signature holds, on the meteor board about once for every two blocks.
+const SCANNED: usize = 32;
+
+/// Whether a block of `n` entries above split `s` is grouped by pieces (see
+/// [`SCANNED`]); with pieces left over (`leftover`) none is.
+#[inline(always)]
+fn sorted(s: usize, n: usize, leftover: bool) -> bool {
+    s > 0 && !leftover && n > SCANNED
+}
+
 /// The signature of a set of pieces: one bit for which of pieces 0 to 4 it holds, one
 /// for which of pieces 5 to 9 (the rest are left out). A block's signature is the union
 /// of its entries', so a set whose signature is not in it is in no entry: the first
@@ -650,18 +665,20 @@ impl Block {
     }
 
     /// Orders the entries for publishing: as found for the first split, whose entries
-    /// are scanned in turn; grouped by the pieces they use for a later split, in the
-    /// order found within a group, so that a node looks up its pieces by binary search
-    /// rather than a scan. Whoever reads a later split's block takes only the entries
-    /// of one set of pieces (the first split's nodes), or entries whose sets differ
-    /// from each other's (a search above, which keeps them in turn with its own steps,
-    /// each then a set of its own), so the order of the entries of one set is all that
-    /// the order of the solutions depends on. With pieces left over a node takes the
-    /// entries of every set within its own, so every block keeps the order found.
+    /// are scanned in turn; for a later split's block of more than [`SCANNED`]
+    /// entries, grouped by the pieces they use, in the order found within a group, so
+    /// that a node looks up its pieces by binary search rather than a scan
+    /// ([`sorted`]). Whoever reads a later split's block takes only the entries of one
+    /// set of pieces (the first split's nodes), or entries whose sets differ from each
+    /// other's (a search above, which keeps them in turn with its own steps, each then
+    /// a set of its own), so the order of the entries of one set is all that the order
+    /// of the solutions depends on, and grouped or not it is the order found. With
+    /// pieces left over a node takes the entries of every set within its own, so every
+    /// block keeps the order found.
     fn order_entries(&mut self, s: usize, leftover: bool) {
         let n = self.used.len() as u32;
         self.order.clear();
-        if s == 0 || leftover {
+        if !sorted(s, n as usize, leftover) {
             self.order.extend(0..n);
         } else if self.copies.is_empty() {
             // Sorted as plain words (pieces, then index): a block is sorted thousands
@@ -1265,6 +1282,16 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
                 for j in 0..m {
                     let (later, later_copies) = above.used_at::<COPIES>(next, j);
                     if later & !rest.0 == 0 && above.within::<COPIES>(later_copies, rest.1) {
+                        let completion = completions + link_words(1) * j;
+                        self.report(path, visitor, above, way, Some(completion))?;
+                    }
+                }
+                continue;
+            }
+            if !sorted(1, m, false) {
+                // In the order found: every entry with exactly `rest`.
+                for j in 0..m {
+                    if above.used_at::<COPIES>(next, j) == rest {
                         let completion = completions + link_words(1) * j;
                         self.report(path, visitor, above, way, Some(completion))?;
                     }
