@@ -833,7 +833,8 @@ impl Above {
     }
 
     /// Where the block of completions above split `s` for `overhang` starts in the
-    /// arena, searching it first if no thread has; `None` if it is not kept.
+    /// arena, searching it first (in `window`, searched above a split: [`any_pieces`])
+    /// if no thread has; `None` if it is not kept.
     #[inline(always)]
     fn block<L: Lane, const K: usize>(
         &self,
@@ -963,7 +964,8 @@ impl Above {
     }
 
     /// Every completion above split `s` of `overhang`, with any pieces, in search
-    /// order, into `scratch.building[s]`.
+    /// order, into `scratch.building[s]`; `window` is searched above a split
+    /// ([`any_pieces`]).
     fn search_above<L: Lane, const K: usize>(
         &self,
         window: &Window<L, K>,
@@ -971,8 +973,8 @@ impl Above {
         overhang: u64,
         scratch: &mut Workspace,
     ) {
+        debug_assert!(window.leftover, "a search above takes any pieces");
         let node = self.splits[s].edge.above_root(window, overhang);
-        let any_pieces = any_pieces(window);
         if scratch.building.len() < self.splits.len() {
             scratch
                 .building
@@ -985,9 +987,9 @@ impl Above {
         b.steps.clear();
         b.path.clear();
         if self.fields.is_empty() {
-            self.tile::<L, K, false>(&any_pieces, s, node, scratch);
+            self.tile::<L, K, false>(window, s, node, scratch);
         } else {
-            self.tile::<L, K, true>(&any_pieces, s, node, scratch);
+            self.tile::<L, K, true>(window, s, node, scratch);
         }
     }
 
@@ -1200,6 +1202,22 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
         above: &Above,
         scratch: &mut Workspace,
     ) -> ControlFlow<()> {
+        // Made once here rather than for each block searched.
+        let any = any_pieces(self);
+        self.search_south(&any, node, path, visitor, above, scratch)
+    }
+
+    /// [`Window::search_split`] from `node`, south of the first split; `any` is
+    /// `self` searched above a split ([`any_pieces`]).
+    fn search_south<V: Visitor>(
+        &self,
+        any: &Window<L, K>,
+        node: Node,
+        path: &mut Path,
+        visitor: &mut V,
+        above: &Above,
+        scratch: &mut Workspace,
+    ) -> ControlFlow<()> {
         match above.cross(self, 0, node) {
             Cross::Before => {}
             Cross::Past => {
@@ -1209,7 +1227,7 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
                 return self.search(node, path, visitor);
             }
             Cross::Overhang(overhang) => {
-                let Some(start) = above.block(self, 0, overhang, scratch) else {
+                let Some(start) = above.block(any, 0, overhang, scratch) else {
                     // Not kept: the plain search from here.
                     return self.search(node, path, visitor);
                 };
@@ -1224,7 +1242,7 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
         visitor.node();
         self.for_each_child(node, |step, child| {
             path.push(step);
-            let flow = self.search_split(child, path, visitor, above, scratch);
+            let flow = self.search_south(any, child, path, visitor, above, scratch);
             path.pop();
             flow
         })

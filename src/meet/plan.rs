@@ -62,7 +62,7 @@ use std::ops::ControlFlow;
 
 use rustc_hash::FxHashMap;
 
-use super::{qualifies, Above, Cross, Edge, LevelWork, Reach, Workspace};
+use super::{any_pieces, qualifies, Above, Cross, Edge, LevelWork, Reach, Workspace};
 use crate::search::{Lane, Node, Window};
 
 /// Nodes at the level the sample is cut at: enough that every `stride`-th of them is
@@ -841,8 +841,9 @@ fn measure<L: Lane, const K: usize>(
         budget: Some(budget),
         ..Workspace::default()
     };
+    let any = any_pieces(window);
     for j in 0..m {
-        let _ = above.block(window, 0, seen[j * seen.len() / m], &mut scratch);
+        let _ = above.block(&any, 0, seen[j * seen.len() / m], &mut scratch);
         let spent: f64 = scratch.levels.iter().map(LevelWork::units).sum();
         if spent > budget {
             return (scratch.levels, spent);
