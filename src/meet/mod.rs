@@ -923,43 +923,42 @@ impl Above {
             .used
             .iter()
             .fold(0, |sig, &used| sig | signature(used));
-        // The block's words, reserved above: one range check for the whole block rather
-        // than one per word.
-        let mut words = self.arena[start..end].iter();
-        let mut put = |word: u32| {
-            let at = words.next();
-            debug_assert!(
-                at.is_some(),
-                "a block writes no more than its reserved words"
-            );
-            if let Some(at) = at {
+        // The block's words, reserved above, in their four parts: a range check per
+        // part, then a plain loop per part.
+        let (head, rest) = self.arena[start..end].split_at(HEADER);
+        let (entries, rest) = rest.split_at(uw * n);
+        let (links, steps) = rest.split_at(stride * n);
+        debug_assert_eq!(steps.len(), block.steps.len(), "a block fills its words");
+        for (at, word) in head.iter().zip([n as u32, sig as u32, (sig >> 32) as u32]) {
+            at.store(word, Ordering::Relaxed);
+        }
+        if uw == 1 {
+            for (at, &i) in entries.iter().zip(&block.order) {
+                at.store(block.used[i as usize], Ordering::Relaxed);
+            }
+        } else {
+            for (at, &i) in entries.chunks_exact(uw).zip(&block.order) {
+                let c = block.copies_of(i);
+                for (at, word) in
+                    at.iter()
+                        .zip([block.used[i as usize], c as u32, (c >> 32) as u32])
+                {
+                    at.store(word, Ordering::Relaxed);
+                }
+            }
+        }
+        for (at, &i) in links.chunks_exact(stride).zip(&block.order) {
+            let (steps, next, sig) = block.links[i as usize];
+            for (at, word) in
+                at.iter()
+                    .zip([steps_at + steps, next, sig as u32, (sig >> 32) as u32])
+            {
                 at.store(word, Ordering::Relaxed);
             }
-        };
-        for word in [n as u32, sig as u32, (sig >> 32) as u32] {
-            put(word);
         }
-        for &i in &block.order {
-            put(block.used[i as usize]);
-            if uw == 3 {
-                let c = block.copies_of(i);
-                put(c as u32);
-                put((c >> 32) as u32);
-            }
+        for (at, &word) in steps.iter().zip(&block.steps) {
+            at.store(word, Ordering::Relaxed);
         }
-        for &i in &block.order {
-            let (steps, next, sig) = block.links[i as usize];
-            put(steps_at + steps);
-            put(next);
-            if stride == 4 {
-                put(sig as u32);
-                put((sig >> 32) as u32);
-            }
-        }
-        for &word in &block.steps {
-            put(word);
-        }
-        debug_assert!(words.next().is_none(), "a block fills its reserved words");
         PUBLISHED + start as u32
     }
 
