@@ -618,6 +618,10 @@ impl LevelWork {
     }
 }
 
+/// An entry's link in a block under construction: where its steps start in `steps`,
+/// its link, and (first split only) the signature of the block it links to.
+type Link = (u32, u32, u64);
+
 /// A block under construction, with indices relative to its `steps`.
 #[derive(Default)]
 struct Block {
@@ -625,15 +629,15 @@ struct Block {
     /// each piece with more it places, in the fields of the puzzle's `Copies`.
     used: Vec<u32>,
     copies: Vec<u64>,
-    /// Per entry: where its steps start in `steps`, its link, and (first split only) the
-    /// signature of the block it links to.
-    links: Vec<(u32, u32, u64)>,
+    /// Per entry, its [`Link`].
+    links: Vec<Link>,
     steps: Vec<u32>,
     path: Path,
-    /// The entries in the order they are published (see [`Block::order_entries`]).
+    /// Scratch of [`Block::order_entries`]: the new order, its sort keys, and the
+    /// entries' pieces, copies and links moved into it.
     order: Vec<u32>,
-    /// Sort keys of [`Block::order_entries`].
     keys: Vec<u64>,
+    moved: (Vec<u32>, Vec<u64>, Vec<Link>),
 }
 
 impl Block {
@@ -659,13 +663,15 @@ impl Block {
             // A path places each piece once, or as often as it has copies: 32 steps
             // serve every set without copies.
             path: Vec::with_capacity(32),
-            order: Vec::with_capacity(64),
-            keys: Vec::with_capacity(64),
+            // Only blocks of more than `SCANNED` entries are reordered.
+            order: Vec::new(),
+            keys: Vec::new(),
+            moved: Default::default(),
         }
     }
 
-    /// Orders the entries for publishing: as found for the first split, whose entries
-    /// are scanned in turn; for a later split's block of more than [`SCANNED`]
+    /// Moves the entries into the order they are published in: as found for the first
+    /// split, whose entries are scanned in turn; for a later split's block of more than [`SCANNED`]
     /// entries, grouped by the pieces they use, in the order found within a group, so
     /// that a node looks up its pieces by binary search rather than a scan
     /// ([`sorted`]). Whoever reads a later split's block takes only the entries of one
@@ -677,10 +683,11 @@ impl Block {
     /// block keeps the order found.
     fn order_entries(&mut self, s: usize, leftover: bool) {
         let n = self.used.len() as u32;
-        self.order.clear();
         if !sorted(s, n as usize, leftover) {
-            self.order.extend(0..n);
-        } else if self.copies.is_empty() {
+            return;
+        }
+        self.order.clear();
+        if self.copies.is_empty() {
             // Sorted as plain words (pieces, then index): a block is sorted thousands
             // of times a run, most of a few entries.
             self.keys.clear();
@@ -698,12 +705,25 @@ impl Block {
             order.sort_unstable_by_key(|&i| (self.used[i as usize], self.copies_of(i), i));
             self.order = order;
         }
+        // The entries moved into that order, so that publishing writes them in turn.
+        let (used, copies, links) = &mut self.moved;
+        used.clear();
+        used.extend(self.order.iter().map(|&i| self.used[i as usize]));
+        std::mem::swap(used, &mut self.used);
+        copies.clear();
+        if !self.copies.is_empty() {
+            copies.extend(self.order.iter().map(|&i| self.copies[i as usize]));
+            std::mem::swap(copies, &mut self.copies);
+        }
+        links.clear();
+        links.extend(self.order.iter().map(|&i| self.links[i as usize]));
+        std::mem::swap(links, &mut self.links);
     }
 
     /// Keeps an entry: its pieces, its steps (at `at`) and its link; its copies only
     /// when the puzzle has some (`COPIES`), as they are 0 otherwise.
     #[inline(always)]
-    fn push<const COPIES: bool>(&mut self, (used, copies): (u32, u64), link: (u32, u32, u64)) {
+    fn push<const COPIES: bool>(&mut self, (used, copies): (u32, u64), link: Link) {
         self.used.push(used);
         if COPIES {
             self.copies.push(copies);
@@ -715,12 +735,7 @@ impl Block {
     /// that `keep` (whether a completion of the next split uses none of the pieces
     /// placed, true or false in no pattern) costs no branch.
     #[inline(always)]
-    fn push_if<const COPIES: bool>(
-        &mut self,
-        keep: bool,
-        entry: (u32, u64),
-        link: (u32, u32, u64),
-    ) {
+    fn push_if<const COPIES: bool>(&mut self, keep: bool, entry: (u32, u64), link: Link) {
         let n = self.used.len() + usize::from(keep);
         self.push::<COPIES>(entry, link);
         self.used.truncate(n);
@@ -933,22 +948,18 @@ impl Above {
             at.store(word, Ordering::Relaxed);
         }
         if uw == 1 {
-            for (at, &i) in entries.iter().zip(&block.order) {
-                at.store(block.used[i as usize], Ordering::Relaxed);
+            for (at, &used) in entries.iter().zip(&block.used) {
+                at.store(used, Ordering::Relaxed);
             }
         } else {
-            for (at, &i) in entries.chunks_exact(uw).zip(&block.order) {
-                let c = block.copies_of(i);
-                for (at, word) in
-                    at.iter()
-                        .zip([block.used[i as usize], c as u32, (c >> 32) as u32])
-                {
+            for (i, at) in entries.chunks_exact(uw).enumerate() {
+                let c = block.copies_of(i as u32);
+                for (at, word) in at.iter().zip([block.used[i], c as u32, (c >> 32) as u32]) {
                     at.store(word, Ordering::Relaxed);
                 }
             }
         }
-        for (at, &i) in links.chunks_exact(stride).zip(&block.order) {
-            let (steps, next, sig) = block.links[i as usize];
+        for (at, &(steps, next, sig)) in links.chunks_exact(stride).zip(&block.links) {
             for (at, word) in
                 at.iter()
                     .zip([steps_at + steps, next, sig as u32, (sig >> 32) as u32])
