@@ -671,9 +671,9 @@ impl Block {
     }
 
     /// Moves the entries into the order they are published in: as found for the first
-    /// split, whose entries are scanned in turn; for a later split's block of more than [`SCANNED`]
-    /// entries, grouped by the pieces they use, in the order found within a group, so
-    /// that a node looks up its pieces by binary search rather than a scan
+    /// split, whose entries are scanned in turn; for a later split's block of more
+    /// than [`SCANNED`] entries, grouped by the pieces they use, in the order found
+    /// within a group, so that a node looks up its pieces by binary search, not a scan
     /// ([`sorted`]). Whoever reads a later split's block takes only the entries of one
     /// set of pieces (the first split's nodes), or entries whose sets differ from each
     /// other's (a search above, which keeps them in turn with its own steps, each then
@@ -688,8 +688,7 @@ impl Block {
         }
         self.order.clear();
         if self.copies.is_empty() {
-            // Sorted as plain words (pieces, then index): a block is sorted thousands
-            // of times a run, most of a few entries.
+            // Sorted as plain words: pieces, then index.
             self.keys.clear();
             self.keys.extend(
                 self.used
