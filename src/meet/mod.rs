@@ -1021,25 +1021,38 @@ impl Above {
         if s + 1 < self.splits.len() {
             if let Cross::Overhang(overhang) = self.cross(window, s + 1, node) {
                 if let Some(start) = self.block(window, s + 1, overhang, scratch) {
+                    let n = self.word(start) as usize;
+                    if n == 0 {
+                        // Nothing completes the next split's overhang: a dead end,
+                        // kept out of the block (about one first split's way in eight
+                        // on the meteor board).
+                        return;
+                    }
                     let b = &mut scratch.building[s];
-                    let at = b.keep_path();
                     if s == 0 {
                         // The first split's completions are used by nodes below it only,
                         // each wanting one set of pieces: keep the way to the next
                         // split's block and combine there (see `complete`).
+                        let at = b.keep_path();
                         b.push::<COPIES>(used, (at, start as u32, self.word_pair(start + 1)));
                         return;
                     }
-                    let n = self.word(start) as usize;
                     let links = start + HEADER + self.used_words() * n;
                     let stride = link_words(s + 1);
                     scratch.levels[s].entries += n as u64;
+                    // The steps go where `keep_path` puts them, and only if some
+                    // completion is kept: most crossing nodes here keep none.
+                    let at = b.steps.len() as u32;
+                    let before = b.used.len();
                     for i in 0..n {
                         let (later, later_copies) = self.used_at::<COPIES>(start, i);
                         let keep = (later & used.0 == 0)
                             & self.within::<COPIES>(later_copies, node.copies);
                         let both = (later | used.0, later_copies.wrapping_add(used.1));
                         b.push_if::<COPIES>(keep, both, (at, (links + stride * i) as u32, 0));
+                    }
+                    if b.used.len() > before {
+                        b.keep_path();
                     }
                     return;
                 }
