@@ -49,8 +49,9 @@ impl<W: ZeroWord> Zeroed<W> {
 
     /// [`Zeroed::new`] for a table written from its start on, in order (an append-only
     /// arena): where the system offers them, its first [`HUGE_BYTES`] are one huge
-    /// page, so that a small table costs one page fault rather than one per 4 KiB. Not
-    /// for a table written here and there, where a huge page touched is cleared whole.
+    /// page, so that a small table costs one page fault rather than one per 4 KiB, and
+    /// that page is faulted here, before the caller writes. Not for a table written
+    /// here and there, where a huge page touched is cleared whole.
     pub fn in_order(len: usize) -> Zeroed<W> {
         Zeroed::with_pages(len, Pages::Huge)
     }
@@ -131,6 +132,13 @@ fn map<W>(len: usize, pages: Pages) -> Option<(std::ptr::NonNull<W>, usize)> {
         // SAFETY: the mapping just made, and no more than its length; advice changes
         // no contents.
         unsafe { libc::madvise(ptr, bytes.min(HUGE_BYTES), libc::MADV_HUGEPAGE) };
+        // The table is written from its start: its first page is faulted now rather
+        // than at the first write, in the middle of the caller's work (a split
+        // search's first block), where the huge page's clearing, a pass over 2 MiB,
+        // also pushes that work's tables out of the caches.
+        // SAFETY: the first byte of the mapping just made, readable and writable;
+        // nothing else refers to it yet, and zero is what it holds.
+        unsafe { ptr.cast::<u8>().write_volatile(0) };
     }
     Some((std::ptr::NonNull::new(ptr.cast())?, bytes))
 }
