@@ -264,7 +264,8 @@ struct Split {
 /// The slots of one split's overhangs, found by overhang.
 ///
 /// Overhangs of at most [`MAX_DIRECT_BITS`] cells are kept first in a small hashed table
-/// of [`FRONT_ENTRIES`] (a few pages, which hold every overhang a meteor split meets),
+/// of [`FRONT_ENTRIES`] (a few pages, which hold every overhang a meteor split meets; the
+/// splits' front tables lead the memo's arena, so that they take no pages of their own),
 /// then, once it is three quarters full, indexed directly, in two levels so that the
 /// overhangs met (about a thousand of the 2^20 possible on the meteor board) sit on few
 /// pages: the cells of the first row after the split pick a slot in a row block, and the
@@ -282,6 +283,9 @@ enum Slots {
 /// Entries of a [`DirectSlots`]' hashed front table.
 const FRONT_ENTRIES: usize = 2048;
 
+/// Words of a [`DirectSlots`]' front table.
+const FRONT_WORDS: usize = 2 * FRONT_ENTRIES;
+
 /// Keys the front table takes before it closes its free entries to new ones.
 const FRONT_FULL: usize = FRONT_ENTRIES / 4 * 3;
 
@@ -292,9 +296,10 @@ const CLOSED: u32 = u32::MAX;
 /// A split's slots, first in a small hashed table, then indexed directly by overhang,
 /// in row blocks (see [`Slots`]).
 struct DirectSlots {
-    /// Per entry, two words: `overhang + 1` (0 while free, [`CLOSED`] once closed;
-    /// linear probing, never removed), then the overhang's slot.
-    front: ZeroedWords,
+    /// Where the front table starts in the words it is kept in (the arena's, see
+    /// [`Above`]): [`FRONT_WORDS`] words, per entry two: `overhang + 1` (0 while free,
+    /// [`CLOSED`] once closed; linear probing, never removed), then the overhang's slot.
+    front: usize,
     /// Keys the front table took.
     front_used: Apart,
     /// Overhang bits that pick a slot within a row block.
@@ -339,15 +344,22 @@ const MAX_DIRECT_BITS: usize = 24;
 const HASHED_ENTRIES: usize = 1 << 23;
 
 impl Split {
+    /// A split for the tests, with the words its front table would be kept in.
     #[cfg(test)]
-    fn new(cell: usize, bits: usize, width: usize, empty: u64) -> Split {
-        Split::at(Edge::new(cell, bits, empty), width)
+    fn new(cell: usize, bits: usize, width: usize, empty: u64) -> (Split, ZeroedWords) {
+        let mut words = 0;
+        let split = Split::at(Edge::new(cell, bits, empty), width, &mut words);
+        (split, ZeroedWords::new(words))
     }
 
-    fn at(edge: Edge, width: usize) -> Split {
+    /// The split at `edge` on a board `width` cells wide. Its front table, if it has
+    /// one, is to be kept at word `*words` of the arena's words, which it moves on.
+    fn at(edge: Edge, width: usize, words: &mut usize) -> Split {
         let bits = edge.bits();
         let slots = if bits <= MAX_DIRECT_BITS {
-            Slots::Direct(DirectSlots::new(bits, width))
+            let front = *words;
+            *words += FRONT_WORDS;
+            Slots::Direct(DirectSlots::new(bits, width, front))
         } else {
             Slots::Hashed(HashedSlots::new(HASHED_ENTRIES))
         };
@@ -355,25 +367,21 @@ impl Split {
     }
 
     /// The slot of `overhang`; `None` if the index has no room for it (races used up
-    /// the spare row blocks, or the hashed table is full).
-    fn slot(&self, overhang: u64) -> Option<&AtomicU32> {
+    /// the spare row blocks, or the hashed table is full). `words` holds the front
+    /// table, where [`Split::at`] placed it.
+    fn slot<'a>(&'a self, words: &'a [AtomicU32], overhang: u64) -> Option<&'a AtomicU32> {
         match &self.slots {
-            Slots::Direct(direct) => direct.slot(overhang),
+            Slots::Direct(direct) => direct.slot(words, overhang),
             Slots::Hashed(hashed) => hashed.slot(overhang),
         }
     }
 }
 
 impl DirectSlots {
-    /// The index of overhangs of `bits` cells on a board `width` cells wide.
-    fn new(bits: usize, width: usize) -> DirectSlots {
+    /// The index of overhangs of `bits` cells on a board `width` cells wide, its front
+    /// table at word `front` of zeroed words.
+    fn new(bits: usize, width: usize, front: usize) -> DirectSlots {
         let low_bits = width.clamp(1, bits.max(1)) as u32;
-        let front = ZeroedWords::new(2 * FRONT_ENTRIES);
-        // Every page written before any is read (see `touch_for_writing`): a word a
-        // page, and the last, as a table from the heap may start mid-page.
-        for word in front.iter().step_by(1024).chain(front.last()) {
-            touch_for_writing(word);
-        }
         DirectSlots {
             front,
             front_used: Apart::default(),
@@ -403,14 +411,15 @@ impl DirectSlots {
     /// meets, before any free entry, either its key or a closed entry, and entries never
     /// change once taken or closed; a thread finding a free entry takes it for the key
     /// or, past [`FRONT_FULL`], closes it, and whichever write comes first holds for all.
-    fn slot(&self, overhang: u64) -> Option<&AtomicU32> {
+    fn slot<'a>(&'a self, words: &'a [AtomicU32], overhang: u64) -> Option<&'a AtomicU32> {
+        let front = &words[self.front..self.front + FRONT_WORDS];
         // Overhangs are at most `MAX_DIRECT_BITS` cells: `overhang + 1` is a word.
         let key = overhang as u32 + 1;
         let mask = FRONT_ENTRIES - 1;
         // Fibonacci hashing, as `HashedSlots` does.
         let mut i = (u64::from(key).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask;
         loop {
-            let (entry, slot) = (&self.front[2 * i], &self.front[2 * i + 1]);
+            let (entry, slot) = (&front[2 * i], &front[2 * i + 1]);
             let mut now = entry.load(Ordering::Acquire);
             if now == 0 {
                 let full = self.front_used.load(Ordering::Relaxed) >= FRONT_FULL;
@@ -557,7 +566,12 @@ fn touch_for_writing(word: &AtomicU32) {
 /// next split it continues with.
 pub(crate) struct Above {
     splits: Vec<Split>,
+    /// The splits' front tables ([`DirectSlots`]), then the blocks, from
+    /// `blocks_from` on: the tables take no pages of their own, and in a run they sit
+    /// in the arena's first huge page, which the blocks take anyway.
     arena: ZeroedWords,
+    blocks_from: usize,
+    /// Words of the arena taken: the front tables and the blocks published.
     arena_len: Apart,
     /// Set once a block did not fit: no more blocks are searched.
     full: AtomicBool,
@@ -782,34 +796,46 @@ impl Above {
         splits: &[usize],
         bytes: usize,
     ) -> Option<Above> {
-        Above::with_words(window, splits, ZeroedWords::new(arena_words(bytes)))
+        Above::with_words(window, splits, arena_words(bytes), ZeroedWords::new)
     }
 
-    /// [`Above::new`] with an arena of `words` words.
+    /// [`Above::new`] with room for `words` words of blocks.
     pub fn with_arena<L: Lane, const K: usize>(
         window: &Window<L, K>,
         splits: &[usize],
         words: usize,
     ) -> Option<Above> {
         // Blocks are appended: written in order from the start.
-        Above::with_words(window, splits, ZeroedWords::in_order(words))
+        Above::with_words(window, splits, words, ZeroedWords::in_order)
     }
 
-    /// [`Above::new`] with `arena` as its arena.
+    /// [`Above::new`] with room for `words` words of blocks, its arena made by `make`
+    /// (given the words of the front tables and the blocks).
     fn with_words<L: Lane, const K: usize>(
         window: &Window<L, K>,
         splits: &[usize],
-        arena: ZeroedWords,
+        words: usize,
+        make: fn(usize) -> ZeroedWords,
     ) -> Option<Above> {
         let width = window.width();
+        let mut blocks_from = 0;
         let splits = edges(window, splits)?
             .into_iter()
-            .map(|edge| Split::at(edge, width))
+            .map(|edge| Split::at(edge, width, &mut blocks_from))
             .collect();
+        let arena = make(blocks_from.saturating_add(words));
+        // Every page of the front tables written before any is read (see
+        // `touch_for_writing`): a word a page, and the last, as an arena from the heap
+        // may start mid-page.
+        let fronts = &arena[..blocks_from];
+        for word in fronts.iter().step_by(1024).chain(fronts.last()) {
+            touch_for_writing(word);
+        }
         Some(Above {
             splits,
             arena,
-            arena_len: Apart::default(),
+            blocks_from,
+            arena_len: Apart(AtomicUsize::new(blocks_from)),
             full: AtomicBool::new(false),
             unindexed: AtomicBool::new(false),
             leftover: window.leftover,
@@ -833,9 +859,10 @@ impl Above {
     /// How much of the arena the blocks took, and whether some were not kept.
     pub fn memory(&self) -> SplitMemory {
         let words = std::mem::size_of::<AtomicU32>();
+        let taken = self.arena_len.load(Ordering::Relaxed).min(self.arena.len());
         SplitMemory {
-            bytes: self.arena_len.load(Ordering::Relaxed).min(self.arena.len()) * words,
-            bound: self.arena.len() * words,
+            bytes: (taken - self.blocks_from) * words,
+            bound: (self.arena.len() - self.blocks_from) * words,
             full: self.full.load(Ordering::Relaxed) || self.unindexed.load(Ordering::Relaxed),
         }
     }
@@ -857,7 +884,7 @@ impl Above {
         overhang: u64,
         scratch: &mut Workspace,
     ) -> Option<usize> {
-        let Some(slot) = self.splits[s].slot(overhang) else {
+        let Some(slot) = self.splits[s].slot(&self.arena, overhang) else {
             self.unindexed.store(true, Ordering::Relaxed);
             return None;
         };
@@ -1402,11 +1429,12 @@ mod tests {
     #[test]
     fn every_overhang_gets_a_slot_of_its_own() {
         // 4 overhang bits, 2 in a row block.
-        let split = Split::new(10, 4, 2, 0);
+        let (split, words) = Split::new(10, 4, 2, 0);
         let mut seen = std::collections::BTreeSet::new();
         for overhang in [9u64, 0, 15, 3, 12, 9, 0] {
-            let slot = split.slot(overhang).expect("a slot") as *const _ as usize;
-            let again = split.slot(overhang).expect("the same slot") as *const _ as usize;
+            let slot = split.slot(&words, overhang).expect("a slot") as *const _ as usize;
+            let again = split.slot(&words, overhang).expect("the same slot");
+            let again = again as *const _ as usize;
             assert_eq!(slot, again, "overhang {overhang}");
             seen.insert((overhang, slot));
         }
@@ -1416,7 +1444,7 @@ mod tests {
 
     #[test]
     fn used_up_row_blocks_give_no_slot_rather_than_a_wrong_one() {
-        let split = Split::new(10, 4, 2, 0);
+        let (split, _) = Split::new(10, 4, 2, 0);
         let Slots::Direct(direct) = &split.slots else {
             panic!("4 bits are indexed directly");
         };
@@ -1431,7 +1459,7 @@ mod tests {
     fn past_the_front_table_overhangs_are_indexed_directly_one_slot_each() {
         // 20 overhang bits, 5 in a row block: far more overhangs than the front holds,
         // asked for from two threads at once, each overhang twice.
-        let split = Split::new(10, 20, 5, 0);
+        let (split, words) = Split::new(10, 20, 5, 0);
         let Slots::Direct(direct) = &split.slots else {
             panic!("20 bits are indexed directly");
         };
@@ -1440,7 +1468,12 @@ mod tests {
             .collect();
         let find = |order: &mut dyn Iterator<Item = &u64>| -> Vec<(u64, usize)> {
             order
-                .map(|&o| (o, split.slot(o).expect("a slot") as *const _ as usize))
+                .map(|&o| {
+                    (
+                        o,
+                        split.slot(&words, o).expect("a slot") as *const _ as usize,
+                    )
+                })
                 .collect()
         };
         let (a, b) = std::thread::scope(|s| {
@@ -1470,7 +1503,8 @@ mod tests {
 
     #[test]
     fn wide_overhangs_are_hashed_each_to_a_slot_of_its_own_until_full() {
-        let split = Split::new(10, 40, 8, 0);
+        let (split, words) = Split::new(10, 40, 8, 0);
+        assert!(words.is_empty(), "a hashed split has no front table");
         assert!(
             matches!(split.slots, Slots::Hashed(_)),
             "40 bits are hashed"
