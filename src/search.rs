@@ -228,7 +228,11 @@ impl<'t> Bands<'t> {
     #[inline(always)]
     pub(crate) fn alive(&self, parity: usize, cells: u64) -> u64 {
         let band = (cells & self.mask) as usize;
-        let table = self.tables[parity & 1];
+        // Chosen between the two addresses, not read from `tables[parity & 1]`: that
+        // read waited on `parity`, which waits on the child's board, and the word's
+        // read then waited on it; this check is the search's longest chain.
+        let [even, odd] = self.tables;
+        let table = std::hint::select_unpredictable(parity & 1 != 0, odd, even);
         // SAFETY: `band <= mask`, so `band >> 6 <= mask >> 6`, which `new` checked is
         // an index of both tables; the fields are set only there.
         let word = unsafe { *table.get_unchecked(band >> 6) };
