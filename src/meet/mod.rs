@@ -1051,8 +1051,8 @@ impl Above {
                     let n = self.word(start) as usize;
                     if n == 0 {
                         // Nothing completes the next split's overhang: a dead end,
-                        // kept out of the block (about one first split's way in eight
-                        // on the meteor board).
+                        // kept out of the block (a first split's way to it would only
+                        // be scanned, and fail, by every node below).
                         return;
                     }
                     let b = &mut scratch.building[s];
