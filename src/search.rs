@@ -53,7 +53,33 @@ type Fits = [u64; 2];
 /// `pieces_here`, and the slot. The one reading of the layout.
 #[inline(always)]
 fn fit_at<const K: usize>(word: usize, bit: usize) -> (usize, usize) {
-    (word * (64 / K) + bit / K, bit % K)
+    if K.is_power_of_two() {
+        // A shift and a mask: cheaper than the table's load.
+        return (word * (64 / K) + bit / K, bit % K);
+    }
+    let at = FitAt::<K>::BITS[bit & 63];
+    (
+        word * (64 / K) + usize::from(at >> 8),
+        usize::from(at & 0xff),
+    )
+}
+
+/// [`fit_at`]'s reading of a bit, for every bit of a word: piece index above, slot
+/// below. For a `K` not a power of two, a load where the division (a multiply,
+/// shifts and a subtract for the remainder) sat on the way from a fit bit to the
+/// tables it indexes.
+struct FitAt<const K: usize>;
+
+impl<const K: usize> FitAt<K> {
+    const BITS: [u16; 64] = {
+        let mut bits = [0u16; 64];
+        let mut bit = 0;
+        while bit < 64 {
+            bits[bit] = (((bit / K) << 8) | (bit % K)) as u16;
+            bit += 1;
+        }
+        bits
+    };
 }
 
 /// The integer a table stores a placement mask in. Placements are anchored in the
