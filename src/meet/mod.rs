@@ -566,10 +566,14 @@ fn touch_for_writing(word: &AtomicU32) {
 /// next split it continues with.
 pub(crate) struct Above {
     splits: Vec<Split>,
-    /// The splits' front tables ([`DirectSlots`]), then the blocks, from
-    /// `blocks_from` on: the tables take no pages of their own, and in a run they sit
-    /// in the arena's first huge page, which the blocks take anyway.
+    /// The splits' front tables ([`DirectSlots`]), the empty block, then the blocks,
+    /// from `blocks_from` on: the tables take no pages of their own, and in a run they
+    /// sit in the arena's first huge page, which the blocks take anyway.
     arena: ZeroedWords,
+    /// Where the one empty block is (a header of zeros, never written): every
+    /// overhang that nothing completes is published there, so that a node crossing
+    /// into one knows it by where its block is, without reading the block.
+    empty_block: usize,
     blocks_from: usize,
     /// Words of the arena taken: the front tables and the blocks published.
     arena_len: Apart,
@@ -818,15 +822,16 @@ impl Above {
         make: fn(usize) -> ZeroedWords,
     ) -> Option<Above> {
         let width = window.width();
-        let mut blocks_from = 0;
+        let mut empty_block = 0;
         let splits = edges(window, splits)?
             .into_iter()
-            .map(|edge| Split::at(edge, width, &mut blocks_from))
+            .map(|edge| Split::at(edge, width, &mut empty_block))
             .collect();
+        let blocks_from = empty_block + HEADER;
         let arena = make(blocks_from.saturating_add(words));
-        // Every page of the front tables written before any is read (see
-        // `touch_for_writing`): a word a page, and the last, as an arena from the heap
-        // may start mid-page.
+        // Every page of the front tables and the empty block written before any is
+        // read (see `touch_for_writing`): a word a page, and the last, as an arena
+        // from the heap may start mid-page.
         let fronts = &arena[..blocks_from];
         for word in fronts.iter().step_by(1024).chain(fronts.last()) {
             touch_for_writing(word);
@@ -834,6 +839,7 @@ impl Above {
         Some(Above {
             splits,
             arena,
+            empty_block,
             blocks_from,
             arena_len: Apart(AtomicUsize::new(blocks_from)),
             full: AtomicBool::new(false),
@@ -941,8 +947,12 @@ impl Above {
         (state >= PUBLISHED).then(|| (state - PUBLISHED) as usize)
     }
 
-    /// The arena words `block`, built above split `s`, takes once published.
+    /// The arena words `block`, built above split `s`, takes once published (none if
+    /// it is empty: it is then the empty block).
     fn block_words(&self, block: &Block, s: usize) -> usize {
+        if block.used.is_empty() {
+            return 0;
+        }
         HEADER + (self.used_words() + link_words(s)) * block.used.len() + block.steps.len()
     }
 
@@ -950,6 +960,10 @@ impl Above {
     /// `NOT_KEPT`.
     fn publish(&self, block: &Block, s: usize) -> u32 {
         let n = block.used.len();
+        if n == 0 {
+            debug_assert!(block.steps.is_empty(), "steps are kept only with an entry");
+            return PUBLISHED + self.empty_block as u32;
+        }
         let stride = link_words(s);
         let uw = self.used_words();
         let len = self.block_words(block, s);
@@ -1048,13 +1062,14 @@ impl Above {
         if s + 1 < self.splits.len() {
             if let Cross::Overhang(overhang) = self.cross(window, s + 1, node) {
                 if let Some(start) = self.block(window, s + 1, overhang, scratch) {
-                    let n = self.word(start) as usize;
-                    if n == 0 {
+                    if start == self.empty_block {
                         // Nothing completes the next split's overhang: a dead end,
                         // kept out of the block (a first split's way to it would only
-                        // be scanned, and fail, by every node below).
+                        // be scanned, and fail, by every node below). Known from where
+                        // the block is, before its header is read.
                         return;
                     }
+                    let n = self.word(start) as usize;
                     let b = &mut scratch.building[s];
                     if s == 0 {
                         // The first split's completions are used by nodes below it only,
