@@ -909,7 +909,9 @@ impl<'t, L: Lane, const K: usize> Window<'t, L, K> {
 
     /// The step that placed the placement in `slot` (`Step::slot`).
     pub fn step_of(&self, slot: u32) -> Step {
-        let (offset, _, piece) = self.layout.place(self.layout.group_of(slot as usize));
+        // `slot / K`, the inverse of `Window::slot`: a multiply, where the layout's
+        // `group_of` divides by a run-time `slots`.
+        let (offset, _, piece) = self.layout.place(slot as usize / K);
         Step::new(piece as u8, offset as u16, slot)
     }
 
