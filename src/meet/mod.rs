@@ -557,8 +557,9 @@ fn touch_for_writing(word: &AtomicU32) {
 /// The memoised completions above each split, shared by every thread.
 ///
 /// An overhang's block in the arena holds `n`, the number of its entries, then the
-/// pieces each uses (one word each, three with copies: [`Above::used_words`], so a node
-/// scans them without touching the rest), then
+/// pieces each uses (one word each, three with copies: [`Above::used_words`]; in the
+/// first split's blocks followed by the signature of the block the entry links to:
+/// [`Above::entry_words`]), so that a node scans them without touching the rest, then
 /// per entry the word where its first steps start and a link (or `END` after a full
 /// board). Steps are kept as `[count, slot, slot, ...]` (`Step::slot`), in the block
 /// too. An entry of the first split is a way to the next split, linked to that split's
@@ -953,7 +954,7 @@ impl Above {
         if block.used.is_empty() {
             return 0;
         }
-        HEADER + (self.used_words() + link_words(s)) * block.used.len() + block.steps.len()
+        HEADER + (self.entry_words(s) + LINK_WORDS) * block.used.len() + block.steps.len()
     }
 
     /// Copies a built block to the arena: the slot state that says where, or
@@ -964,8 +965,7 @@ impl Above {
             debug_assert!(block.steps.is_empty(), "steps are kept only with an entry");
             return PUBLISHED + self.empty_block as u32;
         }
-        let stride = link_words(s);
-        let uw = self.used_words();
+        let (uw, ew) = (self.used_words(), self.entry_words(s));
         let len = self.block_words(block, s);
         let start = self.arena_len.fetch_add(len, Ordering::Relaxed);
         let end = start + len;
@@ -973,7 +973,7 @@ impl Above {
             self.full.store(true, Ordering::Relaxed);
             return NOT_KEPT;
         }
-        let steps_at = (start + HEADER + (uw + stride) * n) as u32;
+        let steps_at = (start + HEADER + (ew + LINK_WORDS) * n) as u32;
         let sig = block
             .used
             .iter()
@@ -981,29 +981,37 @@ impl Above {
         // The block's words, reserved above, in their four parts: a range check per
         // part, then a plain loop per part.
         let (head, rest) = self.arena[start..end].split_at(HEADER);
-        let (entries, rest) = rest.split_at(uw * n);
-        let (links, steps) = rest.split_at(stride * n);
+        let (entries, rest) = rest.split_at(ew * n);
+        let (links, steps) = rest.split_at(LINK_WORDS * n);
         debug_assert_eq!(steps.len(), block.steps.len(), "a block fills its words");
         for (at, word) in head.iter().zip([n as u32, sig as u32, (sig >> 32) as u32]) {
             at.store(word, Ordering::Relaxed);
         }
-        if uw == 1 {
+        if ew == 1 {
             for (at, &used) in entries.iter().zip(&block.used) {
                 at.store(used, Ordering::Relaxed);
             }
         } else {
-            for (i, at) in entries.chunks_exact(uw).enumerate() {
+            for (i, at) in entries.chunks_exact(ew).enumerate() {
+                let (pieces, next_sig_words) = at.split_at(uw);
                 let c = block.copies_of(i as u32);
-                for (at, word) in at.iter().zip([block.used[i], c as u32, (c >> 32) as u32]) {
+                for (at, word) in pieces
+                    .iter()
+                    .zip([block.used[i], c as u32, (c >> 32) as u32])
+                {
+                    at.store(word, Ordering::Relaxed);
+                }
+                let next_sig = block.links[i].2;
+                for (at, word) in next_sig_words
+                    .iter()
+                    .zip([next_sig as u32, (next_sig >> 32) as u32])
+                {
                     at.store(word, Ordering::Relaxed);
                 }
             }
         }
-        for (at, &(steps, next, sig)) in links.chunks_exact(stride).zip(&block.links) {
-            for (at, word) in
-                at.iter()
-                    .zip([steps_at + steps, next, sig as u32, (sig >> 32) as u32])
-            {
+        for (at, &(steps, next, _)) in links.chunks_exact(LINK_WORDS).zip(&block.links) {
+            for (at, word) in at.iter().zip([steps_at + steps, next]) {
                 at.store(word, Ordering::Relaxed);
             }
         }
@@ -1079,8 +1087,8 @@ impl Above {
                         b.push::<COPIES>(used, (at, start as u32, self.word_pair(start + 1)));
                         return;
                     }
+                    // A later split's entries: their pieces only (`entry_words`).
                     let links = start + HEADER + self.used_words() * n;
-                    let stride = link_words(s + 1);
                     scratch.levels[s].entries += n as u64;
                     // The steps go where `keep_path` puts them, and only if some
                     // completion is kept: most crossing nodes here keep none.
@@ -1091,7 +1099,7 @@ impl Above {
                         let keep = (later & used.0 == 0)
                             & self.within::<COPIES>(later_copies, node.copies);
                         let both = (later | used.0, later_copies.wrapping_add(used.1));
-                        b.push_if::<COPIES>(keep, both, (at, (links + stride * i) as u32, 0));
+                        b.push_if::<COPIES>(keep, both, (at, (links + LINK_WORDS * i) as u32, 0));
                     }
                     if b.used.len() > before {
                         b.keep_path();
@@ -1120,9 +1128,9 @@ impl Above {
     #[inline(always)]
     fn used_words(&self) -> usize {
         if self.fields.is_empty() {
-            1
+            used_words::<false>()
         } else {
-            3
+            used_words::<true>()
         }
     }
 
@@ -1140,14 +1148,28 @@ impl Above {
         (unused & self.singles, copies)
     }
 
-    /// Entry `i` of the block at `start`: its pieces and copies (`COPIES`: whether the
-    /// puzzle has copies, so entries keep them).
+    /// Words per entry before the links in a block of split `s`: its pieces
+    /// ([`Above::used_words`]), then in the first split's blocks the signature of the
+    /// block it links to, which every node's scan of them reads with the pieces
+    /// ([`Window::complete`]).
+    #[inline(always)]
+    fn entry_words(&self, s: usize) -> usize {
+        self.used_words() + if s == 0 { FIRST_SIGNATURE_WORDS } else { 0 }
+    }
+
+    /// Entry `i` of the block at `start`, of a split after the first: its pieces and
+    /// copies (`COPIES`: whether the puzzle has copies, so entries keep them).
     #[inline(always)]
     fn used_at<const COPIES: bool>(&self, start: usize, i: usize) -> (u32, u64) {
+        self.pieces_at::<COPIES>(start + HEADER + used_words::<COPIES>() * i)
+    }
+
+    /// The pieces and copies of the entry at word `at`.
+    #[inline(always)]
+    fn pieces_at<const COPIES: bool>(&self, at: usize) -> (u32, u64) {
         if !COPIES {
-            return (self.word(start + HEADER + i), 0);
+            return (self.word(at), 0);
         }
-        let at = start + HEADER + 3 * i;
         (self.word(at), self.word_pair(at + 1))
     }
 
@@ -1209,13 +1231,20 @@ fn start_of<L: Lane, const K: usize>(window: &Window<L, K>, cell: usize) -> (usi
     (offset, cell - offset * shift)
 }
 
-/// Words per entry link in a block of split `s`: where its steps start and its link,
-/// then for the first split the signature of the block it links to.
-fn link_words(s: usize) -> usize {
-    if s == 0 {
-        4
+/// Words per entry link in a block: where its steps start, and its link.
+const LINK_WORDS: usize = 2;
+
+/// Words after a first split's entry's pieces: the signature of the block it links
+/// to ([`Above::entry_words`]).
+const FIRST_SIGNATURE_WORDS: usize = 2;
+
+/// [`Above::used_words`] of a puzzle with copies (`COPIES`) or without: known at
+/// compile time where the search is specialised on it.
+const fn used_words<const COPIES: bool>() -> usize {
+    if COPIES {
+        3
     } else {
-        2
+        1
     }
 }
 
@@ -1328,10 +1357,13 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
     ) -> ControlFlow<()> {
         let (unused, copies) = above.left(node.unused, node.copies);
         let n = above.word(start) as usize;
-        let links = start + HEADER + above.used_words() * n;
+        let uw = used_words::<COPIES>();
+        let ew = uw + FIRST_SIGNATURE_WORDS;
+        let links = start + HEADER + ew * n;
         for i in 0..n {
-            let (used, used_copies) = above.used_at::<COPIES>(start, i);
-            let link = links + link_words(0) * i;
+            let entry = start + HEADER + ew * i;
+            let (used, used_copies) = above.pieces_at::<COPIES>(entry);
+            let link = links + LINK_WORDS * i;
             let foreign = u64::from(used & !unused);
             // Without pieces left over, whether the way places only pieces of the node's
             // and whether the next block holds the pieces that would be left, in one
@@ -1340,7 +1372,7 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
             let missing = if above.leftover {
                 0
             } else {
-                signature(unused & !used) & !above.word_pair(link + 2)
+                signature(unused & !used) & !above.word_pair(entry + uw)
             };
             if foreign | missing != 0 || !above.within::<COPIES>(used_copies, copies) {
                 continue;
@@ -1364,7 +1396,7 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
                 for j in 0..m {
                     let (later, later_copies) = above.used_at::<COPIES>(next, j);
                     if later & !rest.0 == 0 && above.within::<COPIES>(later_copies, rest.1) {
-                        let completion = completions + link_words(1) * j;
+                        let completion = completions + LINK_WORDS * j;
                         self.report(path, visitor, above, way, Some(completion))?;
                     }
                 }
@@ -1374,7 +1406,7 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
                 // In the order found: every entry with exactly `rest`.
                 for j in 0..m {
                     if above.used_at::<COPIES>(next, j) == rest {
-                        let completion = completions + link_words(1) * j;
+                        let completion = completions + LINK_WORDS * j;
                         self.report(path, visitor, above, way, Some(completion))?;
                     }
                 }
@@ -1395,7 +1427,7 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
                 if above.used_at::<COPIES>(next, j) != rest {
                     break;
                 }
-                let completion = completions + link_words(1) * j;
+                let completion = completions + LINK_WORDS * j;
                 self.report(path, visitor, above, way, Some(completion))?;
             }
         }
