@@ -49,7 +49,7 @@
 //! copies of each it places (in the fields of the puzzle's `Copies`), and fits a
 //! node's only if no field exceeds it.
 
-use std::ops::ControlFlow;
+use std::ops::{ControlFlow, Range};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
@@ -576,7 +576,8 @@ pub(crate) struct Above {
     /// into one knows it by where its block is, without reading the block.
     empty_block: usize,
     blocks_from: usize,
-    /// Words of the arena taken: the front tables and the blocks published.
+    /// Words of the arena taken: the front tables, then the runs of words threads
+    /// took for their blocks (`Workspace::reserved`).
     arena_len: Apart,
     /// Set once a block did not fit: no more blocks are searched.
     full: AtomicBool,
@@ -605,6 +606,9 @@ pub(crate) struct Workspace {
     /// The planner's bound on [`LevelWork::units`] summed over the splits: a search
     /// above stops there, its block incomplete. `None` in a run.
     budget: Option<f64>,
+    /// Arena words this thread took for its blocks and has not filled yet, and the
+    /// address of the arena they are in ([`Above::publish`]).
+    reserved: (usize, Range<usize>),
 }
 
 impl Workspace {
@@ -927,7 +931,7 @@ impl Above {
                     self.search_above(window, s, overhang, scratch);
                     scratch.building[s].order_entries(s, self.leftover);
                     scratch.levels[s].words += self.block_words(&scratch.building[s], s) as u64;
-                    state = self.publish(&scratch.building[s], s);
+                    state = self.publish(&scratch.building[s], s, &mut scratch.reserved);
                     slot.store(state, Ordering::Release);
                 }
                 // Another thread claimed it first.
@@ -957,9 +961,9 @@ impl Above {
         HEADER + (self.entry_words(s) + LINK_WORDS) * block.used.len() + block.steps.len()
     }
 
-    /// Copies a built block to the arena: the slot state that says where, or
-    /// `NOT_KEPT`.
-    fn publish(&self, block: &Block, s: usize) -> u32 {
+    /// Copies a built block to the arena, in the words `reserved` for this thread if
+    /// they hold it: the slot state that says where, or `NOT_KEPT`.
+    fn publish(&self, block: &Block, s: usize, reserved: &mut (usize, Range<usize>)) -> u32 {
         let n = block.used.len();
         if n == 0 {
             debug_assert!(block.steps.is_empty(), "steps are kept only with an entry");
@@ -967,8 +971,17 @@ impl Above {
         }
         let (uw, ew) = (self.used_words(), self.entry_words(s));
         let len = self.block_words(block, s);
-        let start = self.arena_len.fetch_add(len, Ordering::Relaxed);
+        let arena = self.arena.as_ptr() as usize;
+        if reserved.0 != arena || reserved.1.len() < len {
+            // Taken a run of blocks at a time: an atomic add for each block waited
+            // for the block's stores before it (what remains of the run is left).
+            let take = len.max(RESERVED_WORDS);
+            let from = self.arena_len.fetch_add(take, Ordering::Relaxed);
+            *reserved = (arena, from..from.saturating_add(take));
+        }
+        let start = reserved.1.start;
         let end = start + len;
+        reserved.1.start = end;
         if end > self.arena.len() || end + PUBLISHED as usize > u32::MAX as usize {
             self.full.store(true, Ordering::Relaxed);
             return NOT_KEPT;
@@ -1233,6 +1246,10 @@ fn start_of<L: Lane, const K: usize>(window: &Window<L, K>, cell: usize) -> (usi
 
 /// Words per entry link in a block: where its steps start, and its link.
 const LINK_WORDS: usize = 2;
+
+/// Arena words a thread takes for its blocks at a time ([`Above::publish`]): at most
+/// this many per thread are left unused when the search ends.
+const RESERVED_WORDS: usize = 1 << 12;
 
 /// Words after a first split's entry's pieces: the signature of the block it links
 /// to ([`Above::entry_words`]).
