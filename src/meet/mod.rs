@@ -973,8 +973,9 @@ impl Above {
         let len = self.block_words(block, s);
         let arena = self.arena.as_ptr() as usize;
         if reserved.0 != arena || reserved.1.len() < len {
-            // Taken a run of blocks at a time: an atomic add for each block waited
-            // for the block's stores before it (what remains of the run is left).
+            // Words are taken a run at a time: an atomic add for each block waited
+            // for the block's stores before it. What is left of a run too short for
+            // this block stays unused.
             let take = len.max(RESERVED_WORDS);
             let from = self.arena_len.fetch_add(take, Ordering::Relaxed);
             *reserved = (arena, from..from.saturating_add(take));
