@@ -1058,16 +1058,20 @@ impl Above {
         b.links.clear();
         b.steps.clear();
         b.path.clear();
-        if self.fields.is_empty() {
-            self.tile::<L, K, false>(window, s, node, scratch);
-        } else {
-            self.tile::<L, K, true>(window, s, node, scratch);
+        // The budget is checked at every node of the planner's searches, and a run's
+        // pay nothing for it.
+        match (self.fields.is_empty(), scratch.budget.is_some()) {
+            (true, false) => self.tile::<L, K, false, false>(window, s, node, scratch),
+            (true, true) => self.tile::<L, K, false, true>(window, s, node, scratch),
+            (false, false) => self.tile::<L, K, true, false>(window, s, node, scratch),
+            (false, true) => self.tile::<L, K, true, true>(window, s, node, scratch),
         }
     }
 
     /// The search above split `s`, from `node`: records in `scratch.building[s]` each
-    /// full board and each completion of a later split it reaches.
-    fn tile<L: Lane, const K: usize, const COPIES: bool>(
+    /// full board and each completion of a later split it reaches. `BUDGETED`: whether
+    /// `scratch.budget` is set (the planner's searches), so that it is checked.
+    fn tile<L: Lane, const K: usize, const COPIES: bool, const BUDGETED: bool>(
         &self,
         window: &Window<L, K>,
         s: usize,
@@ -1075,9 +1079,11 @@ impl Above {
         scratch: &mut Workspace,
     ) {
         scratch.levels[s].nodes += 1;
-        if let Some(budget) = scratch.budget {
-            if scratch.levels.iter().map(LevelWork::units).sum::<f64>() > budget {
-                return;
+        if BUDGETED {
+            if let Some(budget) = scratch.budget {
+                if scratch.levels.iter().map(LevelWork::units).sum::<f64>() > budget {
+                    return;
+                }
             }
         }
         let used = self.used_from_root(node);
@@ -1132,7 +1138,7 @@ impl Above {
         }
         let _ = window.for_each_child(node, |step, child| {
             scratch.building[s].path.push(step);
-            self.tile::<L, K, COPIES>(window, s, child, scratch);
+            self.tile::<L, K, COPIES, BUDGETED>(window, s, child, scratch);
             scratch.building[s].path.pop();
             ControlFlow::Continue(())
         });
