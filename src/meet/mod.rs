@@ -1108,7 +1108,7 @@ impl Above {
                         return;
                     }
                     // A later split's entries: their pieces only (`entry_words`).
-                    let links = start + HEADER + self.used_words() * n;
+                    let links = start + HEADER + used_words::<COPIES>() * n;
                     scratch.levels[s].entries += n as u64;
                     // The steps go where `keep_path` puts them, and only if some
                     // completion is kept: most crossing nodes here keep none.
@@ -1381,8 +1381,7 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
     ) -> ControlFlow<()> {
         let (unused, copies) = above.left(node.unused, node.copies);
         let n = above.word(start) as usize;
-        let uw = used_words::<COPIES>();
-        let ew = uw + FIRST_SIGNATURE_WORDS;
+        let (uw, ew) = (used_words::<COPIES>(), above.entry_words(0));
         let links = start + HEADER + ew * n;
         for i in 0..n {
             let entry = start + HEADER + ew * i;
@@ -1413,7 +1412,7 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
             let rest = (unused & !used, copies - used_copies);
             let next = next as usize;
             let m = above.word(next) as usize;
-            let completions = next + HEADER + above.used_words() * m;
+            let completions = next + HEADER + used_words::<COPIES>() * m;
             if above.leftover {
                 // Every completion whose pieces are among those left, in the order
                 // found (such blocks are not grouped: `Block::order_entries`).
