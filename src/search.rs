@@ -115,11 +115,53 @@ impl Lane for u32 {
         u64::from(self)
     }
 
-    /// Four lanes per SSE2 compare (baseline on x86_64, so no run-time detection).
+    /// The widest test the build's target has ([`fit`]).
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn fit_bits<const K: usize>(masks: &[u32; K], board: u32) -> u32 {
-        use std::arch::x86_64::*;
+        #[cfg(target_feature = "avx512f")]
+        return fit::u32_avx512(masks, board);
+        #[cfg(not(target_feature = "avx512f"))]
+        return fit::u32_sse2(masks, board);
+    }
+}
+
+impl Lane for u64 {
+    const BITS: u32 = 64;
+    #[inline(always)]
+    fn from_board(board: u64) -> u64 {
+        board
+    }
+    #[inline(always)]
+    fn widen(self) -> u64 {
+        self
+    }
+
+    /// The widest test the build's target has ([`fit`]); the generic loop without
+    /// SSE4.1.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse4.1"))]
+    #[inline(always)]
+    fn fit_bits<const K: usize>(masks: &[u64; K], board: u64) -> u32 {
+        #[cfg(target_feature = "avx512f")]
+        return fit::u64_avx512(masks, board);
+        #[cfg(not(target_feature = "avx512f"))]
+        return fit::u64_sse41(masks, board);
+    }
+}
+
+/// [`Lane::fit_bits`] of each lane type, one per instruction set a build may target:
+/// the lane type takes the widest its target has, chosen when it is compiled
+/// (`.cargo/config.toml` builds for the CPU that builds). Each stays compiled wherever
+/// its instructions are, so that the tests check every one a machine can run.
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod fit {
+    use std::arch::x86_64::*;
+
+    /// Four lanes per SSE2 compare (baseline on x86_64).
+    // Where AVX-512 is built for, only the tests call it.
+    #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
+    #[inline(always)]
+    pub fn u32_sse2<const K: usize>(masks: &[u32; K], board: u32) -> u32 {
         const { assert!(K.is_multiple_of(4) && K <= 32) };
         // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always
         // available; each load reads lanes `4 * chunk .. 4 * chunk + 4 <= K` of
@@ -135,26 +177,36 @@ impl Lane for u32 {
             bits
         }
     }
-}
 
-impl Lane for u64 {
-    const BITS: u32 = 64;
+    /// Sixteen lanes per AVX-512 test, whose result is already a mask of bits (where
+    /// SSE2 needs a compare, a `movmskps`, a shift and an or per four lanes).
+    #[cfg(target_feature = "avx512f")]
     #[inline(always)]
-    fn from_board(board: u64) -> u64 {
-        board
-    }
-    #[inline(always)]
-    fn widen(self) -> u64 {
-        self
+    pub fn u32_avx512<const K: usize>(masks: &[u32; K], board: u32) -> u32 {
+        const { assert!(K <= 32) };
+        // SAFETY: AVX-512F is enabled at compile time (the cfg above); each masked load
+        // reads lanes `16 * chunk .. min(16 * chunk + 16, K)` of `masks` only (masked
+        // lanes are not read, so they cannot fault), and has no alignment requirement.
+        unsafe {
+            let board = _mm512_set1_epi32(board as i32);
+            let mut bits = 0u32;
+            for chunk in 0..K.div_ceil(16) {
+                let lanes = (K - 16 * chunk).min(16);
+                let used = (u32::MAX >> (32 - lanes)) as __mmask16;
+                let m = _mm512_maskz_loadu_epi32(used, masks.as_ptr().add(16 * chunk).cast());
+                bits |= u32::from(_mm512_mask_testn_epi32_mask(used, m, board)) << (16 * chunk);
+            }
+            bits
+        }
     }
 
-    /// Two lanes per SSE4.1 compare (`x86-64-v2`, the build's target): the compiler's
-    /// own vectorisation of the generic loop gathers the results into bits with dozens
-    /// of shuffles, where one `shufps` and one `movmskps` per four lanes do.
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse4.1"))]
+    /// Two lanes per SSE4.1 compare (`x86-64-v2` and later): the compiler's own
+    /// vectorisation of the generic loop gathers the results into bits with dozens of
+    /// shuffles, where one `shufps` and one `movmskps` per four lanes do.
+    #[cfg(target_feature = "sse4.1")]
+    #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
     #[inline(always)]
-    fn fit_bits<const K: usize>(masks: &[u64; K], board: u64) -> u32 {
-        use std::arch::x86_64::*;
+    pub fn u64_sse41<const K: usize>(masks: &[u64; K], board: u64) -> u32 {
         const { assert!(K.is_multiple_of(4) && K <= 32) };
         // SAFETY: SSE4.1 is enabled at compile time (the cfg above), so these
         // intrinsics are available; each pair of loads reads lanes
@@ -173,6 +225,27 @@ impl Lane for u64 {
                 // Dword 0 of each of the four 64-bit results, in lane order.
                 let four = _mm_shuffle_ps::<0b10_00_10_00>(fits(0), fits(1));
                 bits |= (_mm_movemask_ps(four) as u32) << (chunk * 4);
+            }
+            bits
+        }
+    }
+
+    /// Eight lanes per AVX-512 test, whose result is already a mask of bits.
+    #[cfg(target_feature = "avx512f")]
+    #[inline(always)]
+    pub fn u64_avx512<const K: usize>(masks: &[u64; K], board: u64) -> u32 {
+        const { assert!(K <= 32) };
+        // SAFETY: AVX-512F is enabled at compile time (the cfg above); each masked load
+        // reads lanes `8 * chunk .. min(8 * chunk + 8, K)` of `masks` only (masked lanes
+        // are not read, so they cannot fault), and has no alignment requirement.
+        unsafe {
+            let board = _mm512_set1_epi64(board as i64);
+            let mut bits = 0u32;
+            for chunk in 0..K.div_ceil(8) {
+                let lanes = (K - 8 * chunk).min(8);
+                let used = (u32::MAX >> (32 - lanes)) as __mmask8;
+                let m = _mm512_maskz_loadu_epi64(used, masks.as_ptr().add(8 * chunk).cast());
+                bits |= u32::from(_mm512_mask_testn_epi64_mask(used, m, board)) << (8 * chunk);
             }
             bits
         }
