@@ -99,13 +99,55 @@ pub struct Report {
     pub largest: Option<Solution>,
 }
 
-/// The board drawn by the placements of `path`.
+/// The board drawn by the placements of `path`: with AVX-512BW (on a build for a CPU
+/// that has it), each placement's digit written to all its cells by one masked move
+/// from its cells as a bit set; without, cell by cell.
+#[inline]
 pub(crate) fn board_of(window: &Window, path: &[Step]) -> Solution {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512bw"))]
+    return board_of_masked(window, path);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512bw")))]
+    return board_of_cells(window, path);
+}
+
+/// [`board_of`] cell by cell.
+// Where AVX-512BW is built for, only the tests call it.
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "avx512bw"),
+    allow(dead_code)
+)]
+pub(crate) fn board_of_cells(window: &Window, path: &[Step]) -> Solution {
     let mut board = [b'.'; CELLS];
     for step in path {
         for cell in window.step_cells(step) {
             board[cell] = b'0' + step.piece;
         }
+    }
+    board
+}
+
+/// [`board_of`] a placement at a time: the board's 50 cells are bytes of one 512-bit
+/// register, and a placement's cells, as a bit set, the mask of a byte move.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512bw"))]
+pub(crate) fn board_of_masked(window: &Window, path: &[Step]) -> Solution {
+    use std::arch::x86_64::*;
+    const { assert!(CELLS <= 64) };
+    let mut board = [b'.'; CELLS];
+    // SAFETY: AVX-512BW is enabled at compile time (the cfg above); the store writes
+    // the first `CELLS` bytes of the register to `board`, which has exactly as many.
+    unsafe {
+        let mut cells = _mm512_set1_epi8(b'.' as i8);
+        for step in path {
+            let at = u32::from(step.offset) * window.shift;
+            debug_assert!(
+                at < 64,
+                "a meteor placement lies within the board's 50 cells"
+            );
+            let covered = window.step_mask(step) << (at & 63);
+            let digit = _mm512_set1_epi8((b'0' + step.piece) as i8);
+            cells = _mm512_mask_mov_epi8(cells, covered, digit);
+        }
+        _mm512_mask_storeu_epi8(board.as_mut_ptr().cast(), u64::MAX >> (64 - CELLS), cells);
     }
     board
 }

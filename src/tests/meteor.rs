@@ -74,3 +74,40 @@ fn a_limit_takes_a_prefix_of_the_search_order() {
         }
     }
 }
+
+/// Every solution's steps, in the order the plain search finds them.
+struct Paths(Vec<Vec<crate::search::Step>>);
+
+impl crate::search::Visitor for Paths {
+    fn node(&mut self) {}
+    fn solution(&mut self, path: &[crate::search::Step]) -> std::ops::ControlFlow<()> {
+        self.0.push(path.to_vec());
+        std::ops::ControlFlow::Continue(())
+    }
+}
+
+#[test]
+fn every_board_drawing_draws_each_solution_alike() {
+    use crate::meteor::{board_of, board_of_cells, WINDOW};
+    let window = &WINDOW;
+    let mut paths = Paths(Vec::new());
+    let _ = window.search(window.root(), &mut Vec::new(), &mut paths);
+    assert_eq!(paths.0.len() as u64, ALL_SOLUTIONS / 2);
+    for path in &paths.0 {
+        let cells = board_of_cells(window, path);
+        assert!(
+            cells.iter().all(u8::is_ascii_digit),
+            "{path:?} fills the board"
+        );
+        assert_eq!(board_of(window, path), cells, "{path:?}");
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx512bw"))]
+        assert_eq!(
+            crate::meteor::board_of_masked(window, path),
+            cells,
+            "{path:?}"
+        );
+        // And a path cut short: cells not yet placed stay holes.
+        let half = &path[..path.len() / 2];
+        assert_eq!(board_of(window, half), board_of_cells(window, half));
+    }
+}
