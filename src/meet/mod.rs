@@ -558,8 +558,9 @@ fn touch_for_writing(word: &AtomicU32) {
 ///
 /// An overhang's block in the arena holds `n`, the number of its entries, then the
 /// pieces each uses (one word each, three with copies: [`Above::used_words`]; in the
-/// first split's blocks followed by the signature of the block the entry links to:
-/// [`Above::entry_words`]), so that a node scans them without touching the rest, then
+/// first split's blocks followed by the signature of the block each entry links to,
+/// two words each: [`Above::entry_words`]), so that a node scans them as columns
+/// without touching the rest, then
 /// per entry the word where its first steps start and a link (or `END` after a full
 /// board). Steps are kept as `[count, slot, slot, ...]` (`Step::slot`), in the block
 /// too. An entry of the first split is a way to the next split, linked to that split's
@@ -1001,27 +1002,28 @@ impl Above {
         for (at, word) in head.iter().zip([n as u32, sig as u32, (sig >> 32) as u32]) {
             at.store(word, Ordering::Relaxed);
         }
-        if ew == 1 {
-            for (at, &used) in entries.iter().zip(&block.used) {
+        // The entries' pieces, then (first split) the signatures of the blocks they
+        // link to, so that a node's scan reads each as a column (`complete`).
+        let (pieces, signatures) = entries.split_at(uw * n);
+        if uw == 1 {
+            for (at, &used) in pieces.iter().zip(&block.used) {
                 at.store(used, Ordering::Relaxed);
             }
         } else {
-            for (i, at) in entries.chunks_exact(ew).enumerate() {
-                let (pieces, next_sig_words) = at.split_at(uw);
+            for (i, at) in pieces.chunks_exact(uw).enumerate() {
                 let c = block.copies_of(i as u32);
-                for (at, word) in pieces
-                    .iter()
-                    .zip([block.used[i], c as u32, (c >> 32) as u32])
-                {
+                for (at, word) in at.iter().zip([block.used[i], c as u32, (c >> 32) as u32]) {
                     at.store(word, Ordering::Relaxed);
                 }
-                let next_sig = block.links[i].2;
-                for (at, word) in next_sig_words
-                    .iter()
-                    .zip([next_sig as u32, (next_sig >> 32) as u32])
-                {
-                    at.store(word, Ordering::Relaxed);
-                }
+            }
+        }
+        debug_assert_eq!(signatures.len(), (ew - uw) * n);
+        for (at, &(_, _, next_sig)) in signatures
+            .chunks_exact(FIRST_SIGNATURE_WORDS)
+            .zip(&block.links)
+        {
+            for (at, word) in at.iter().zip([next_sig as u32, (next_sig >> 32) as u32]) {
+                at.store(word, Ordering::Relaxed);
             }
         }
         for (at, &(steps, next, _)) in links.chunks_exact(LINK_WORDS).zip(&block.links) {
@@ -1169,9 +1171,9 @@ impl Above {
     }
 
     /// Words per entry before the links in a block of split `s`: its pieces
-    /// ([`Above::used_words`]), then in the first split's blocks the signature of the
-    /// block it links to, which every node's scan of them reads with the pieces
-    /// ([`Window::complete`]).
+    /// ([`Above::used_words`]), and in the first split's blocks the signature of the
+    /// block it links to, in a column after the pieces', which every node's scan of
+    /// them reads with the pieces ([`Window::complete`]).
     #[inline(always)]
     fn entry_words(&self, s: usize) -> usize {
         self.used_words() + if s == 0 { FIRST_SIGNATURE_WORDS } else { 0 }
@@ -1202,6 +1204,63 @@ impl Above {
     #[inline(always)]
     fn word(&self, i: usize) -> u32 {
         self.arena[i].load(Ordering::Relaxed)
+    }
+
+    /// Of `lanes` (at most 16) consecutive ways of a first split's block, whose
+    /// pieces start at word `pieces` and the signatures of their next blocks at word
+    /// `signatures`, those that pass `complete`'s test for a node with `unused` pieces
+    /// left, as bits (way `i` at bit `i`); for puzzles without copies or pieces left
+    /// over. The test of sixteen ways with AVX-512, without a branch per way.
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    #[inline(always)]
+    fn passing_ways(&self, pieces: usize, signatures: usize, lanes: usize, unused: u32) -> u32 {
+        use std::arch::x86_64::*;
+        debug_assert!(lanes <= 16);
+        debug_assert!(pieces + lanes <= self.arena.len());
+        debug_assert!(signatures + 2 * lanes <= self.arena.len());
+        let words = self.arena.as_ptr().cast::<u32>();
+        let used_lanes = (u32::MAX >> (32 - lanes)) as __mmask16;
+        // SAFETY: AVX-512F is enabled at compile time (the cfg above). The masked loads
+        // read only their enabled lanes (the others cannot fault): words `pieces ..
+        // pieces + lanes` and `signatures .. signatures + 2 * lanes` of the arena, a
+        // published block's, which no thread writes again (its slot's release and our
+        // acquire order those writes before these reads, so plain reads of the atomic
+        // words race with nothing).
+        unsafe {
+            let used = _mm512_maskz_loadu_epi32(used_lanes, words.add(pieces).cast());
+            // Pieces of the node's only.
+            let own =
+                _mm512_mask_testn_epi32_mask(used_lanes, used, _mm512_set1_epi32(!unused as i32));
+            // The pieces left, and their signature in two halves of 64-bit lanes.
+            let rest = _mm512_andnot_si512(used, _mm512_set1_epi32(unused as i32));
+            let one = _mm512_set1_epi64(1);
+            let low5 = _mm512_set1_epi64(31);
+            let signature_of = |rest: __m256i| {
+                let rest = _mm512_cvtepu32_epi64(rest);
+                let low = _mm512_and_si512(rest, low5);
+                let high = _mm512_add_epi64(
+                    _mm512_and_si512(_mm512_srli_epi64::<5>(rest), low5),
+                    _mm512_set1_epi64(32),
+                );
+                _mm512_or_si512(_mm512_sllv_epi64(one, low), _mm512_sllv_epi64(one, high))
+            };
+            let sig_at = |half: usize| {
+                let k = (used_lanes >> (8 * half)) as __mmask8;
+                _mm512_maskz_loadu_epi64(k, words.add(signatures + 16 * half).cast())
+            };
+            // Bits of the rest's signature that the next block's lacks: none may be.
+            let held = |half: usize, rest: __m256i| {
+                let k = (used_lanes >> (8 * half)) as __mmask8;
+                _mm512_mask_testn_epi64_mask(
+                    k,
+                    signature_of(rest),
+                    _mm512_xor_si512(sig_at(half), _mm512_set1_epi64(-1)),
+                )
+            };
+            let low = held(0, _mm512_castsi512_si256(rest));
+            let high = held(1, _mm512_extracti64x4_epi64::<1>(rest));
+            u32::from(own) & (u32::from(low) | u32::from(high) << 8)
+        }
     }
 
     /// Words `i` and `i + 1` as one `u64`, low word first (signatures).
@@ -1258,8 +1317,8 @@ const LINK_WORDS: usize = 2;
 /// this many per thread are left unused when the search ends.
 const RESERVED_WORDS: usize = 1 << 12;
 
-/// Words after a first split's entry's pieces: the signature of the block it links
-/// to ([`Above::entry_words`]).
+/// Words of a first split's entry's signature of the block it links to, kept after
+/// every entry's pieces ([`Above::entry_words`]).
 const FIRST_SIGNATURE_WORDS: usize = 2;
 
 /// [`Above::used_words`] of a puzzle with copies (`COPIES`) or without: known at
@@ -1381,78 +1440,124 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
     ) -> ControlFlow<()> {
         let (unused, copies) = above.left(node.unused, node.copies);
         let n = above.word(start) as usize;
-        let (uw, ew) = (used_words::<COPIES>(), above.entry_words(0));
-        let links = start + HEADER + ew * n;
-        for i in 0..n {
-            let entry = start + HEADER + ew * i;
-            let (used, used_copies) = above.pieces_at::<COPIES>(entry);
-            let link = links + LINK_WORDS * i;
+        let uw = used_words::<COPIES>();
+        // The ways' pieces, then the signatures of the blocks they link to, then their
+        // links (`Above::publish`).
+        let pieces = start + HEADER;
+        let signatures = pieces + uw * n;
+        let links = pieces + above.entry_words(0) * n;
+        // Whether way `i` places only pieces of the node's and its next block holds the
+        // pieces that would be left (without pieces left over; a way to a full board
+        // carries every signature bit, `ANY_BLOCK`), and its copies fit.
+        let passes = |i: usize| {
+            let (used, used_copies) = above.pieces_at::<COPIES>(pieces + uw * i);
             let foreign = u64::from(used & !unused);
-            // Without pieces left over, whether the way places only pieces of the node's
-            // and whether the next block holds the pieces that would be left, in one
-            // branch: most ways fail one or the other, in no pattern a branch predictor
-            // learns. (A way to a full board carries every signature bit, `ANY_BLOCK`.)
             let missing = if above.leftover {
                 0
             } else {
-                signature(unused & !used) & !above.word_pair(entry + uw)
+                signature(unused & !used) & !above.word_pair(signatures + FIRST_SIGNATURE_WORDS * i)
             };
-            if foreign | missing != 0 || !above.within::<COPIES>(used_copies, copies) {
-                continue;
-            }
-            let way = above.word(link) as usize;
-            let next = above.word(link + 1);
-            if next == END {
-                // Every piece placed, or (with pieces left over) a full board.
-                if (used, used_copies) == (unused, copies) || above.leftover {
-                    self.report(path, visitor, above, way, None)?;
-                }
-                continue;
-            }
-            let rest = (unused & !used, copies - used_copies);
-            let next = next as usize;
-            let m = above.word(next) as usize;
-            let completions = next + HEADER + used_words::<COPIES>() * m;
-            if above.leftover {
-                // Every completion whose pieces are among those left, in the order
-                // found (such blocks are not grouped: `Block::order_entries`).
-                for j in 0..m {
-                    let (later, later_copies) = above.used_at::<COPIES>(next, j);
-                    if later & !rest.0 == 0 && above.within::<COPIES>(later_copies, rest.1) {
-                        let completion = completions + LINK_WORDS * j;
-                        self.report(path, visitor, above, way, Some(completion))?;
-                    }
-                }
-                continue;
-            }
-            if !sorted(1, m, false) {
-                // In the order found: every entry with exactly `rest`.
-                for j in 0..m {
-                    if above.used_at::<COPIES>(next, j) == rest {
-                        let completion = completions + LINK_WORDS * j;
-                        self.report(path, visitor, above, way, Some(completion))?;
-                    }
-                }
-                continue;
-            }
-            // The block's entries are grouped by their pieces (`Block::order_entries`):
-            // the first with `rest`, then the rest of its group.
-            let (mut lo, mut hi) = (0, m);
-            while lo < hi {
-                let mid = (lo + hi) / 2;
-                if above.used_at::<COPIES>(next, mid) < rest {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
+            foreign | missing == 0 && above.within::<COPIES>(used_copies, copies)
+        };
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+        if !COPIES && !above.leftover {
+            // Sixteen ways tested at once, then those that pass taken in turn: the
+            // same ways in the same order.
+            for first in (0..n).step_by(16) {
+                let mut pass = above.passing_ways(
+                    pieces + first,
+                    signatures + 2 * first,
+                    (n - first).min(16),
+                    unused,
+                );
+                debug_assert!(
+                    (0..(n - first).min(16)).all(|j| (pass >> j & 1 == 1) == passes(first + j))
+                );
+                while pass != 0 {
+                    let i = first + pass.trailing_zeros() as usize;
+                    pass &= pass - 1;
+                    let way = above.pieces_at::<COPIES>(pieces + uw * i);
+                    let link = links + LINK_WORDS * i;
+                    self.take_way::<V, COPIES>(path, visitor, above, way, link, (unused, copies))?;
                 }
             }
-            for j in lo..m {
-                if above.used_at::<COPIES>(next, j) != rest {
-                    break;
-                }
-                let completion = completions + LINK_WORDS * j;
-                self.report(path, visitor, above, way, Some(completion))?;
+            return ControlFlow::Continue(());
+        }
+        for i in 0..n {
+            if passes(i) {
+                let way = above.pieces_at::<COPIES>(pieces + uw * i);
+                let link = links + LINK_WORDS * i;
+                self.take_way::<V, COPIES>(path, visitor, above, way, link, (unused, copies))?;
             }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Reports the completions through a way of a first split's block that passed
+    /// `complete`'s test: the way places `(used, used_copies)` and its link is at
+    /// `link`; the node has `(unused, copies)` left.
+    #[inline(always)]
+    fn take_way<V: Visitor, const COPIES: bool>(
+        &self,
+        path: &mut Path,
+        visitor: &mut V,
+        above: &Above,
+        (used, used_copies): (u32, u64),
+        link: usize,
+        (unused, copies): (u32, u64),
+    ) -> ControlFlow<()> {
+        let way = above.word(link) as usize;
+        let next = above.word(link + 1);
+        if next == END {
+            // Every piece placed, or (with pieces left over) a full board.
+            if (used, used_copies) == (unused, copies) || above.leftover {
+                self.report(path, visitor, above, way, None)?;
+            }
+            return ControlFlow::Continue(());
+        }
+        let rest = (unused & !used, copies - used_copies);
+        let next = next as usize;
+        let m = above.word(next) as usize;
+        let completions = next + HEADER + used_words::<COPIES>() * m;
+        if above.leftover {
+            // Every completion whose pieces are among those left, in the order
+            // found (such blocks are not grouped: `Block::order_entries`).
+            for j in 0..m {
+                let (later, later_copies) = above.used_at::<COPIES>(next, j);
+                if later & !rest.0 == 0 && above.within::<COPIES>(later_copies, rest.1) {
+                    let completion = completions + LINK_WORDS * j;
+                    self.report(path, visitor, above, way, Some(completion))?;
+                }
+            }
+            return ControlFlow::Continue(());
+        }
+        if !sorted(1, m, false) {
+            // In the order found: every entry with exactly `rest`.
+            for j in 0..m {
+                if above.used_at::<COPIES>(next, j) == rest {
+                    let completion = completions + LINK_WORDS * j;
+                    self.report(path, visitor, above, way, Some(completion))?;
+                }
+            }
+            return ControlFlow::Continue(());
+        }
+        // The block's entries are grouped by their pieces (`Block::order_entries`):
+        // the first with `rest`, then the rest of its group.
+        let (mut lo, mut hi) = (0, m);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if above.used_at::<COPIES>(next, mid) < rest {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        for j in lo..m {
+            if above.used_at::<COPIES>(next, j) != rest {
+                break;
+            }
+            let completion = completions + LINK_WORDS * j;
+            self.report(path, visitor, above, way, Some(completion))?;
         }
         ControlFlow::Continue(())
     }
