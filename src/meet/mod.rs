@@ -1215,9 +1215,11 @@ impl Above {
     #[inline(always)]
     fn passing_ways(&self, pieces: usize, signatures: usize, lanes: usize, unused: u32) -> u32 {
         use std::arch::x86_64::*;
+        // A signature is read as one 64-bit lane.
+        const { assert!(FIRST_SIGNATURE_WORDS == 2) };
         debug_assert!(lanes <= 16);
         debug_assert!(pieces + lanes <= self.arena.len());
-        debug_assert!(signatures + 2 * lanes <= self.arena.len());
+        debug_assert!(signatures + FIRST_SIGNATURE_WORDS * lanes <= self.arena.len());
         let words = self.arena.as_ptr().cast::<u32>();
         let used_lanes = (u32::MAX >> (32 - lanes)) as __mmask16;
         // SAFETY: AVX-512F is enabled at compile time (the cfg above). The masked loads
@@ -1246,7 +1248,8 @@ impl Above {
             };
             let sig_at = |half: usize| {
                 let k = (used_lanes >> (8 * half)) as __mmask8;
-                _mm512_maskz_loadu_epi64(k, words.add(signatures + 16 * half).cast())
+                let at = signatures + 8 * FIRST_SIGNATURE_WORDS * half;
+                _mm512_maskz_loadu_epi64(k, words.add(at).cast())
             };
             // Bits of the rest's signature that the next block's lacks: none may be.
             let held = |half: usize, rest: __m256i| {
@@ -1466,7 +1469,7 @@ impl<L: Lane, const K: usize> Window<'_, L, K> {
             for first in (0..n).step_by(16) {
                 let mut pass = above.passing_ways(
                     pieces + first,
-                    signatures + 2 * first,
+                    signatures + FIRST_SIGNATURE_WORDS * first,
                     (n - first).min(16),
                     unused,
                 );
