@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{Resettable, StyledStr};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use polytile::output::{self, Request, ShowProgress, TilingRequest};
@@ -19,24 +20,66 @@ pub(crate) struct Cli {
 #[derive(Subcommand)]
 pub(crate) enum Command {
     /// Print the placement tables of the meteor or of a tiling puzzle file.
-    Tables(TablesArgs),
+    Tables(Deferred<TablesArgs>),
     /// Solve a tiling puzzle file (format: docs/puzzle-format.md).
-    Solve(SolveArgs),
+    Solve(Deferred<SolveArgs>),
     /// Solve a number puzzle with sums (format: docs/sums-format.md).
-    Sums(FileArgs),
+    Sums(Deferred<FileArgs>),
     /// Solve the order-3 magic hexagon (built in).
-    MagicHexagon(SearchFlags),
+    MagicHexagon(Deferred<SearchFlags>),
     /// Solve the magic square of order N (built in).
-    MagicSquare(MagicSquareArgs),
+    MagicSquare(Deferred<MagicSquareArgs>),
     /// Write the start of a tiling search as an animated SVG: pieces placed and taken
     /// back, ending on the first solution found.
-    Animate(AnimateArgs),
+    Animate(Deferred<AnimateArgs>),
     /// Add up the JSON summaries of the shards of one run (`--shard K/N --format
     /// json`) into the summary one run gives.
-    Merge(MergeArgs),
+    Merge(Deferred<MergeArgs>),
     /// Estimate how long a search takes before running it: its nodes and solutions
     /// from random paths (Knuth's estimate), its speed from a short real search.
-    Estimate(EstimateArgs),
+    Estimate(Deferred<EstimateArgs>),
+}
+
+/// A subcommand's arguments, added to its [`clap::Command`] only when the parser enters
+/// that subcommand ([`clap::Command::defer`]): clap builds every argument of every
+/// subcommand before it parses, each help text copied, and a run uses one subcommand.
+/// The subcommand's own description (its variant's doc comment, which clap sets before
+/// the deferred arguments are added) is kept over the one the arguments' struct gives.
+pub(crate) struct Deferred<A>(pub(crate) A);
+
+impl<A> std::ops::Deref for Deferred<A> {
+    type Target = A;
+    fn deref(&self) -> &A {
+        &self.0
+    }
+}
+
+impl<A: clap::FromArgMatches> clap::FromArgMatches for Deferred<A> {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        A::from_arg_matches(matches).map(Deferred)
+    }
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches(matches)
+    }
+}
+
+impl<A: Args> Args for Deferred<A> {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        cmd.defer(|cmd| keeping_about(cmd, A::augment_args))
+    }
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        cmd.defer(|cmd| keeping_about(cmd, A::augment_args_for_update))
+    }
+    fn group_id() -> Option<clap::Id> {
+        A::group_id()
+    }
+}
+
+/// `cmd` with `augment`'s arguments and its own description.
+fn keeping_about(cmd: clap::Command, augment: fn(clap::Command) -> clap::Command) -> clap::Command {
+    let about: Resettable<StyledStr> = cmd.get_about().cloned().into();
+    let long_about: Resettable<StyledStr> = cmd.get_long_about().cloned().into();
+    augment(cmd).about(about).long_about(long_about)
 }
 
 #[derive(Args)]
@@ -380,4 +423,16 @@ impl EstimateArgs {
 /// A memo bound in MiB, or the default.
 fn memo_options(mib: Option<u64>) -> polytile::count::MemoOptions {
     mib.map_or_else(Default::default, polytile::count::MemoOptions::from_mib)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// clap's own checks of the whole command line, every subcommand's deferred
+    /// arguments built.
+    #[test]
+    fn the_command_line_passes_claps_checks() {
+        super::Cli::command().debug_assert();
+    }
 }
