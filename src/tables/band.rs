@@ -11,52 +11,93 @@ use crate::grid::{Board, Grid, Locator, Piece, Point};
 
 use super::fill::{fillable_sizes, Tiler, TILE_CHECK_CELLS};
 
-/// Rows in the band that [`band_table`] judges: as many as keep the table at 2^16
+/// Rows in the band that [`band_tables`] judges: as many as keep the table at 2^16
 /// entries or fewer, at most 3.
 pub fn band_rows(width: usize) -> usize {
     (16 / width).clamp(1, 3)
 }
 
-/// The band table: bit `pattern` is set when `pattern`, the cells of `band_rows`
-/// consecutive board rows (bit `row * width + col`, 1 = filled) whose first row has
-/// parity `parity` and with every row south of them filled, holds a free region that
-/// does not reach the band's last row and that the pieces cannot tile (by size, and for
-/// regions of at most [`TILE_CHECK_CELLS`] cells by an exact search). Such a region is
-/// closed on every side, so no board containing that band can be completed. On the
-/// cubic grid no pattern is marked (see the module docs). `orients[piece]` are the
-/// piece's orientations ([`crate::grid::orientations`]), which the caller has.
-pub fn band_table(
+/// The band tables of both parities: bit `pattern` of table `parity` is set when
+/// `pattern`, the cells of `band_rows` consecutive board rows (bit `row * width + col`,
+/// 1 = filled) whose first row has parity `parity` and with every row south of them
+/// filled, holds a free region that does not reach the band's last row and that the
+/// pieces cannot tile (by size, and for regions of at most [`TILE_CHECK_CELLS`] cells
+/// by an exact search). Such a region is closed on every side, so no board containing
+/// that band can be completed. On the cubic grid no pattern is marked (see the module
+/// docs). `orients[piece]` are the piece's orientations ([`crate::grid::orientations`]),
+/// which the caller has.
+pub fn band_tables(
     grid: Grid,
     width: usize,
-    parity: usize,
     pieces: &[Piece],
     orients: &[Vec<Vec<Point>>],
-) -> Vec<u64> {
+) -> [Vec<u64>; 2] {
     let rows = band_rows(width);
-    let bits = rows * width;
-    let mut table = vec![0u64; (1usize << bits).div_ceil(64)];
+    let empty = || vec![0u64; (1usize << (rows * width)).div_ceil(64)];
     if !grid.is_planar() {
-        return table;
+        return [empty(), empty()];
     }
     let sizes: Vec<usize> = pieces
         .iter()
         .flat_map(|p| std::iter::repeat_n(p.cells.len(), p.count as usize))
         .collect();
-    let fillable = fillable_sizes(&sizes);
-    let mut available: Vec<u32> = pieces.iter().map(|p| p.count).collect();
-    let mut verdicts: HashMap<u64, bool> = HashMap::new();
-    // A board one row taller when the parity is odd, so that its rows have the right
-    // parity; the band is its last `rows` rows.
-    let board = Board::rectangle(grid, width, rows + parity);
+    // Both parities on one board a row taller than the band, the even band its first
+    // rows and the odd band its last: one tiler, and one verdict per region.
+    let board = Board::rectangle(grid, width, rows + 1);
     let board = Locator::new(&board);
-    // At most 16 cells of band and a row more: within a word.
-    let tiler: Tiler<u64> = Tiler::new(&board, orients).expect("a band fits a word");
+    let mut judge = Judge {
+        fillable: fillable_sizes(&sizes),
+        available: pieces.iter().map(|p| p.count).collect(),
+        verdicts: HashMap::new(),
+        // A band of at most 16 cells (or one row of at most 32) and a row more: within
+        // a word.
+        tiler: Tiler::new(&board, orients).expect("a band fits a word"),
+    };
+    let even = band_table(&board, rows, 0, &mut judge);
+    // A square's neighbours and the placements over it do not change with its row's
+    // parity: the odd band's table is the even one's.
+    let odd = match grid {
+        Grid::Square => even.clone(),
+        _ => band_table(&board, rows, 1, &mut judge),
+    };
+    [even, odd]
+}
+
+/// What judges a closed region of a band: the sizes the pieces fill, and exact tilings
+/// of the small ones, each region judged once.
+struct Judge {
+    fillable: u64,
+    available: Vec<u32>,
+    /// Per region (as cells of the taller board), whether the pieces tile it.
+    verdicts: HashMap<u64, bool>,
+    tiler: Tiler<u64>,
+}
+
+impl Judge {
+    /// Whether the pieces cannot fill `region`, cells of the taller board.
+    fn dead(&mut self, region: u64) -> bool {
+        let size = region.count_ones() as usize;
+        self.fillable >> size & 1 == 0
+            || (size <= TILE_CHECK_CELLS
+                && !*self
+                    .verdicts
+                    .entry(region)
+                    .or_insert_with(|| self.tiler.tileable(region, &mut self.available)))
+    }
+}
+
+/// The band table of `parity` ([`band_tables`]), its band the rows from `parity` on of
+/// `board`, a rectangle `rows + 1` rows tall.
+fn band_table(board: &Locator, rows: usize, parity: usize, judge: &mut Judge) -> Vec<u64> {
+    let width = board.board.width;
+    let bits = rows * width;
+    let mut table = vec![0u64; (1usize << bits).div_ceil(64)];
     let base = parity * width;
     let neighbours: Vec<u64> = (0..bits)
         .map(|i| {
             board
                 .neighbours(base + i)
-                .filter(|&n| n >= base)
+                .filter(|&n| (base..base + bits).contains(&n))
                 .fold(0u64, |m, n| m | 1 << (n - base))
         })
         .collect();
@@ -103,13 +144,7 @@ pub fn band_table(
                 region |= frontier;
             }
             free &= !region;
-            let size = region.count_ones() as usize;
-            let bad = fillable >> size & 1 == 0
-                || (size <= TILE_CHECK_CELLS
-                    && !*verdicts
-                        .entry(region)
-                        .or_insert_with(|| tiler.tileable(region << base, &mut available)));
-            if bad {
+            if judge.dead(region << base) {
                 dead_unless.push(touches >> low_bits);
             }
         }

@@ -9,7 +9,7 @@
 use crate::grid::{meteor, orientations, Board, Locator, Piece, Point};
 use crate::symmetry::Group;
 
-use super::band::{band_rows, band_table};
+use super::band::{band_rows, band_tables};
 use super::cover::CoverTables;
 use super::fill::{
     fillable_sizes, neighbour_lists, neighbour_masks, region_masks, tileable, CellBits,
@@ -154,7 +154,7 @@ pub fn place(
         fillable: fillable_sizes(&sizes),
         restricted_piece: None,
         band_rows: band_rows(width),
-        bad_band: [0, 1].map(|parity| band_table(board.grid, width, parity, pieces, &orients)),
+        bad_band: band_tables(board.grid, width, pieces, &orients),
         band_at: std::array::from_fn(|bit| {
             let row = bit / width;
             (row * width) as u8 | ((row & 1) as u8) << 7

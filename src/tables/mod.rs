@@ -136,9 +136,9 @@ pub struct Tables {
     /// The piece kept to one placement per orbit of a symmetry group, if any (the
     /// meteor's: one of each half-turn pair, so each solution stands for two).
     pub restricted_piece: Option<usize>,
-    /// Rows in a band; see [`band::band_table`].
+    /// Rows in a band; see [`band::band_tables`].
     pub band_rows: usize,
-    /// `bad_band[parity]`: the [`band::band_table`] for bands whose first row has that
+    /// `bad_band[parity]`: the [`band::band_tables`] for bands whose first row has that
     /// parity.
     pub bad_band: [Vec<u64>; 2],
     /// `band_at[bit]` = `row * width | (row & 1) << 7` for the window row `row` that
