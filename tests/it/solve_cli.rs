@@ -516,3 +516,59 @@ fn a_first_piece_the_symmetries_move_is_refused() {
         "{line}"
     );
 }
+
+/// Every subcommand's help, its arguments added only when the parser enters it
+/// (`Deferred` in `src/bin/polytile/args.rs`): it begins with the subcommand's own
+/// description (not its arguments' struct's), and lists its flags; a flag it does not
+/// take is refused with one line.
+#[test]
+fn every_subcommand_gives_its_own_help_and_flags() {
+    for (sub, about, flags) in [
+        (
+            "tables",
+            "Print the placement tables",
+            &["--distinct", "--output"][..],
+        ),
+        (
+            "solve",
+            "Solve a tiling puzzle file",
+            &["--split", "--memo-mib", "--shard"],
+        ),
+        (
+            "sums",
+            "Solve a number puzzle with sums",
+            &["--count", "--checkpoint"],
+        ),
+        (
+            "magic-hexagon",
+            "Solve the order-3 magic hexagon",
+            &["--distinct"],
+        ),
+        (
+            "magic-square",
+            "Solve the magic square of order N",
+            &["--limit"],
+        ),
+        (
+            "animate",
+            "Write the start of a tiling search",
+            &["--steps", "--seconds"],
+        ),
+        ("merge", "Add up the JSON summaries", &["--format"]),
+        (
+            "estimate",
+            "Estimate how long a search takes",
+            &["--paths", "--probe"],
+        ),
+    ] {
+        for help in [vec![sub, "--help"], vec!["help", sub]] {
+            let (out, _) = run_ok(&help);
+            assert!(out.starts_with(about), "{help:?}: {out}");
+            for flag in flags {
+                assert!(out.contains(flag), "{help:?}: no {flag} in {out}");
+            }
+        }
+        let line = fails(&[sub, "--no-such-flag"]);
+        assert!(line.contains("--no-such-flag"), "{sub}: {line}");
+    }
+}

@@ -424,15 +424,3 @@ impl EstimateArgs {
 fn memo_options(mib: Option<u64>) -> polytile::count::MemoOptions {
     mib.map_or_else(Default::default, polytile::count::MemoOptions::from_mib)
 }
-
-#[cfg(test)]
-mod tests {
-    use clap::CommandFactory;
-
-    /// clap's own checks of the whole command line, every subcommand's deferred
-    /// arguments built.
-    #[test]
-    fn the_command_line_passes_claps_checks() {
-        super::Cli::command().debug_assert();
-    }
-}
