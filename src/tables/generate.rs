@@ -601,26 +601,22 @@ fn can_fit(t: &Tables, ncells: usize) -> Vec<u32> {
     for cell in 0..ncells {
         let (offset, anchor) = (cell / shift, cell % shift);
         let patterns = &mut can_fit[cell << LOOK_BITS..(cell + 1) << LOOK_BITS];
+        // A placement fits exactly the patterns clear of the cells it covers past its
+        // anchor: every subset of the others. Each placement's piece goes under its
+        // whole clear set, then every set's pieces down to its subsets, a bit at a
+        // time (LOOK_BITS passes over the patterns, rather than one pass over the
+        // subsets of each placement's set).
         for piece in 0..t.layout.pieces {
             let g = t.layout.group(offset, anchor, piece);
-            // A placement fits exactly the patterns clear of the cells it covers past
-            // its anchor: every subset of the others. Placements often cover the same
-            // ones there; each set is spread once.
-            let mut spread = 0u64;
             for (p, _) in t.group_entries(g) {
                 let covered = p.mask.checked_shr(anchor as u32 + 1).unwrap_or(0) & all;
-                if spread >> covered & 1 == 1 {
-                    continue;
-                }
-                spread |= 1 << covered;
-                let clear = all & !covered;
-                let mut pattern = clear;
-                loop {
-                    patterns[pattern as usize] |= 1 << piece;
-                    if pattern == 0 {
-                        break;
-                    }
-                    pattern = (pattern - 1) & clear;
+                patterns[(all & !covered) as usize] |= 1 << piece;
+            }
+        }
+        for bit in 0..LOOK_BITS {
+            for pattern in 0..patterns.len() {
+                if pattern >> bit & 1 == 0 {
+                    patterns[pattern] |= patterns[pattern | 1 << bit];
                 }
             }
         }
