@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use crate::grid::{Board, Grid, Locator, Piece, Point};
+use crate::grid::{Board, Grid, Locator, Motion, Piece, Point};
 
 use super::fill::{fillable_sizes, Tiler, TILE_CHECK_CELLS};
 
@@ -24,8 +24,8 @@ pub fn band_rows(width: usize) -> usize {
 /// pieces cannot tile (by size, and for regions of at most [`TILE_CHECK_CELLS`] cells
 /// by an exact search). Such a region is closed on every side, so no board containing
 /// that band can be completed. On the cubic grid no pattern is marked (see the module
-/// docs). `orients[piece]` are the piece's orientations ([`crate::grid::orientations`]),
-/// which the caller has.
+/// docs). `orients[piece]` are the piece's orientations under its motion
+/// ([`crate::grid::orientations`]), which the caller has.
 pub fn band_tables(
     grid: Grid,
     width: usize,
@@ -53,13 +53,26 @@ pub fn band_tables(
         // a word.
         tiler: Tiler::new(&board, orients).expect("a band fits a word"),
     };
-    let even = band_table(&board, rows, 0, &mut judge);
-    // A square's neighbours and the placements over it do not change with its row's
-    // parity: the odd band's table is the even one's.
+    let even = Needs::of(&board, rows, 0, &mut judge);
     let odd = match grid {
-        Grid::Square => even.clone(),
-        _ => band_table(&board, rows, 1, &mut judge),
+        // A square's neighbours and the placements over it do not change with its row's
+        // parity: the odd band's table is the even one's.
+        Grid::Square => None,
+        // Turned over east to west (column `c` to `width - 1 - c`), a band of the hex
+        // grid has its other rows shifted: the odd band is the even one's mirror image,
+        // cells, neighbours and all. Pieces that may be turned over (all but one-sided
+        // and fixed ones) tile a region exactly when they tile its mirror image.
+        Grid::Hex
+            if pieces
+                .iter()
+                .all(|p| matches!(p.motion, Motion::Free | Motion::Mirror)) =>
+        {
+            Some(even.mirrored())
+        }
+        _ => Some(Needs::of(&board, rows, 1, &mut judge)),
     };
+    let even = even.table();
+    let odd = odd.map_or_else(|| even.clone(), |odd| odd.table());
     [even, odd]
 }
 
@@ -86,104 +99,195 @@ impl Judge {
     }
 }
 
-/// The band table of `parity` ([`band_tables`]), its band the rows from `parity` on of
-/// `board`, a rectangle `rows + 1` rows tall.
-fn band_table(board: &Locator, rows: usize, parity: usize, judge: &mut Judge) -> Vec<u64> {
-    let width = board.board.width;
-    let bits = rows * width;
-    let mut table = vec![0u64; (1usize << bits).div_ceil(64)];
-    let base = parity * width;
-    let neighbours: Vec<u64> = (0..bits)
-        .map(|i| {
-            board
-                .neighbours(base + i)
-                .filter(|&n| (base..base + bits).contains(&n))
-                .fold(0u64, |m, n| m | 1 << (n - base))
-        })
-        .collect();
-    // A closed region lies in the rows below the band's last one, so judge those rows'
-    // patterns alone: for each, the regions of its free cells that the pieces cannot
-    // fill, each with the last-row cells adjacent to it. Such a region is closed, and the
-    // band dead, exactly when all of those are filled; a region with a free neighbour
-    // there joins a region that reaches the last row. This floods 2^(bits - width)
-    // patterns rather than 2^bits.
-    let low_bits = bits - width;
-    let low_all = (1u64 << low_bits) - 1;
-    // Rows of at most 6 cells: per set of last-row cells, its supersets as bits.
-    let supersets: Option<Vec<u64>> = (width <= 6).then(|| {
-        (0..1u64 << width)
-            .map(|needed| {
-                (0..1u64 << width)
-                    .filter(|&last| last & needed == needed)
-                    .fold(0, |m, last| m | 1 << last)
+/// One parity's dead bands as the rows below the last one leave them: per pattern of
+/// those rows (its *low* pattern), the sets of last-row cells that, all filled, close a
+/// region the pieces cannot fill. A band is dead exactly when its last row holds one of
+/// its low pattern's sets. A closed region lies in the rows below the last one, so
+/// only those rows' patterns are flooded: 2^(bits - width) patterns rather than 2^bits.
+struct Needs {
+    width: usize,
+    rows: usize,
+    /// Where each low pattern's sets start in `sets`; one entry more than patterns.
+    starts: Vec<u32>,
+    /// Sets of last-row cells (bit `col`).
+    sets: Vec<u64>,
+}
+
+impl Needs {
+    /// The needs of the band of `parity`, its rows those from `parity` on of `board`, a
+    /// rectangle `rows + 1` rows tall: for each low pattern, the regions of its free
+    /// cells that the pieces cannot fill, each with the last-row cells adjacent to it
+    /// (a region with a free neighbour there joins a region that reaches the last row).
+    fn of(board: &Locator, rows: usize, parity: usize, judge: &mut Judge) -> Needs {
+        let width = board.board.width;
+        let bits = rows * width;
+        let base = parity * width;
+        let neighbours: Vec<u64> = (0..bits)
+            .map(|i| {
+                board
+                    .neighbours(base + i)
+                    .filter(|&n| (base..base + bits).contains(&n))
+                    .fold(0u64, |m, n| m | 1 << (n - base))
             })
-            .collect()
-    });
-    let mut dead_unless: Vec<u64> = Vec::new();
-    // With `supersets`, the last rows each low pattern leaves dead, as bits of a word,
-    // 64 low patterns at a time: transposed, they are the table's words (one per last
-    // row), laid down a word at a time rather than a bit at a time.
-    let mut block = [0u64; 64];
-    for low in 0u64..1 << low_bits {
-        dead_unless.clear();
-        let mut free = !low & low_all;
-        while free != 0 {
-            // Grow the region of the lowest free cell to a fixed point.
-            let mut region = free & free.wrapping_neg();
-            let mut frontier = region;
-            let mut touches = 0;
-            while frontier != 0 {
-                let mut grown = 0;
-                let mut f = frontier;
-                while f != 0 {
-                    grown |= neighbours[f.trailing_zeros() as usize];
-                    f &= f - 1;
+            .collect();
+        let low_bits = bits - width;
+        let low_all = (1u64 << low_bits) - 1;
+        let mut needs = Needs {
+            width,
+            rows,
+            starts: Vec::with_capacity((1 << low_bits) + 1),
+            sets: Vec::new(),
+        };
+        for low in 0u64..1 << low_bits {
+            needs.starts.push(needs.sets.len() as u32);
+            let mut free = !low & low_all;
+            while free != 0 {
+                // Grow the region of the lowest free cell to a fixed point.
+                let mut region = free & free.wrapping_neg();
+                let mut frontier = region;
+                let mut touches = 0;
+                while frontier != 0 {
+                    let mut grown = 0;
+                    let mut f = frontier;
+                    while f != 0 {
+                        grown |= neighbours[f.trailing_zeros() as usize];
+                        f &= f - 1;
+                    }
+                    touches |= grown;
+                    frontier = grown & free & !region;
+                    region |= frontier;
                 }
-                touches |= grown;
-                frontier = grown & free & !region;
-                region |= frontier;
-            }
-            free &= !region;
-            if judge.dead(region << base) {
-                dead_unless.push(touches >> low_bits);
+                free &= !region;
+                if judge.dead(region << base) {
+                    needs.sets.push(touches >> low_bits);
+                }
             }
         }
-        // Every last row holding one of them filled: its supersets (trying all 2^width
-        // last rows per region cost more than the floods).
-        if let Some(supersets) = &supersets {
-            // Up to 6 cells a row, the last rows are bits of one word: the union of
-            // every region's supersets.
-            block[(low & 63) as usize] = dead_unless
-                .iter()
-                .fold(0u64, |u, &n| u | supersets[n as usize]);
+        needs.starts.push(needs.sets.len() as u32);
+        needs
+    }
+
+    /// The sets of low pattern `low`.
+    fn of_low(&self, low: usize) -> &[u64] {
+        &self.sets[self.starts[low] as usize..self.starts[low + 1] as usize]
+    }
+
+    /// The needs of the band turned over east to west (see [`band_tables`]): a low
+    /// pattern's sets are the mirror images of its own mirror image's.
+    fn mirrored(&self) -> Needs {
+        let (width, rows) = (self.width, self.rows);
+        // Each of `rows` rows of `cells` reversed.
+        let mirror = |cells: u64, rows: usize| {
+            (0..rows).fold(0, |m, r| {
+                let row = cells >> (r * width) & ((1 << width) - 1);
+                m | (row.reverse_bits() >> (64 - width)) << (r * width)
+            })
+        };
+        let lows = self.starts.len() - 1;
+        let mut mirrored = Needs {
+            width,
+            rows,
+            starts: Vec::with_capacity(lows + 1),
+            sets: Vec::with_capacity(self.sets.len()),
+        };
+        for low in 0..lows as u64 {
+            mirrored.starts.push(mirrored.sets.len() as u32);
+            let own = self.of_low(mirror(low, rows - 1) as usize);
+            mirrored.sets.extend(own.iter().map(|&set| mirror(set, 1)));
+        }
+        mirrored.starts.push(mirrored.sets.len() as u32);
+        mirrored
+    }
+
+    /// The band table: bit `low | last << low_bits` set when the last row `last` holds
+    /// one of the sets of low pattern `low`.
+    fn table(&self) -> Vec<u64> {
+        let (width, bits) = (self.width, self.rows * self.width);
+        let low_bits = bits - width;
+        let mut table = vec![0u64; (1usize << bits).div_ceil(64)];
+        if width > SUPERSET_WIDTH {
+            // Every last row holding a set: its supersets, one bit at a time.
+            let last_all = (1u64 << width) - 1;
+            for low in 0..self.starts.len() - 1 {
+                for &needed in self.of_low(low) {
+                    let rest = last_all & !needed;
+                    let mut more = rest;
+                    loop {
+                        let pattern = low as u64 | (needed | more) << low_bits;
+                        table[(pattern >> 6) as usize] |= 1 << (pattern & 63);
+                        if more == 0 {
+                            break;
+                        }
+                        more = (more - 1) & rest;
+                    }
+                }
+            }
+            return table;
+        }
+        // Up to 8 cells a row, the last rows a low pattern leaves dead are the union of
+        // its sets' supersets, a few words of bits (one per 64 last rows). Taken 64 low
+        // patterns at a time and transposed, they are the table's words (one per last
+        // row), laid down a word at a time rather than a bit at a time (trying all
+        // 2^width last rows per set cost more than the floods).
+        let lasts = 1usize << width;
+        let chunks = lasts.div_ceil(64);
+        let supersets = supersets(width);
+        let mut block = [[0u64; 64]; (1 << SUPERSET_WIDTH) / 64];
+        let low_all = (1usize << low_bits) - 1;
+        for low in 0..=low_all {
+            for (k, words) in block.iter_mut().enumerate().take(chunks) {
+                words[low & 63] = self
+                    .of_low(low)
+                    .iter()
+                    .fold(0, |u, &n| u | supersets[n as usize * chunks + k]);
+            }
             if low & 63 == 63 || low == low_all {
                 let start = low & !63;
-                transpose(&mut block);
-                for (last, &lows) in block.iter().enumerate().take(1 << width) {
-                    // A multiple of 64 when the block is full; else `lows` holds
-                    // `2^low_bits` bits, which divides 64.
-                    let at = (last as u64) << low_bits | start;
-                    table[(at >> 6) as usize] |= lows << (at & 63);
+                for (k, words) in block.iter_mut().enumerate().take(chunks) {
+                    transpose(words);
+                    for (j, &lows) in words.iter().enumerate().take(lasts - 64 * k) {
+                        // A multiple of 64 when the block is full; else `lows` holds
+                        // `2^low_bits` bits, which divides 64.
+                        let at = (64 * k + j) << low_bits | start;
+                        table[at >> 6] |= lows << (at & 63);
+                    }
+                    *words = [0; 64];
                 }
-                block = [0; 64];
             }
-            continue;
         }
-        let last_all = (1u64 << width) - 1;
-        for &needed in &dead_unless {
-            let rest = last_all & !needed;
-            let mut more = rest;
-            loop {
-                let pattern = low | (needed | more) << low_bits;
-                table[(pattern >> 6) as usize] |= 1 << (pattern & 63);
-                if more == 0 {
-                    break;
-                }
-                more = (more - 1) & rest;
-            }
+        table
+    }
+}
+
+/// The widest row whose last rows [`Needs::table`] takes as words of bits: 2^8 last rows,
+/// four words.
+const SUPERSET_WIDTH: usize = 8;
+
+/// Per set of cells of a row `width` cells wide (at most [`SUPERSET_WIDTH`]), its
+/// supersets as bits (bit `last` for each row `last` holding it), `2^width / 64` words
+/// each (at least one), low words first.
+fn supersets(width: usize) -> Vec<u64> {
+    let lasts = 1usize << width;
+    let chunks = lasts.div_ceil(64);
+    // Per cell and word, the rows holding the cell.
+    let holding: Vec<u64> = (0..width)
+        .flat_map(|c| {
+            (0..chunks).map(move |k| {
+                (0..64.min(lasts)).fold(0u64, |m, j| m | (((64 * k + j) >> c & 1) as u64) << j)
+            })
+        })
+        .collect();
+    let mut sets = vec![0u64; lasts * chunks];
+    // The empty set: every row.
+    sets[..chunks].fill(u64::MAX >> (64 - lasts.min(64)));
+    for needed in 1..lasts {
+        // The rows holding the set less its lowest cell that hold that cell too.
+        let (rest, c) = (needed & (needed - 1), needed.trailing_zeros() as usize);
+        for k in 0..chunks {
+            sets[needed * chunks + k] = sets[rest * chunks + k] & holding[c * chunks + k];
         }
     }
-    table
+    sets
 }
 
 /// Transposes a 64 x 64 matrix of bits in place: bit `c` of `rows[r]` becomes bit `r`
