@@ -6,6 +6,8 @@
 //! any table is allocated. Then each placement is pruned or kept with its islands, and
 //! the per-cell tables are derived from what was kept.
 
+use std::cmp::Reverse;
+
 use crate::grid::{meteor, orientations, Board, Locator, Piece, Point};
 use crate::symmetry::Group;
 
@@ -348,20 +350,51 @@ struct Pruner<'a> {
     /// The board's [`neighbour_lists`].
     neighbours: Vec<Vec<usize>>,
     regions: Regions,
-    /// The board's [`neighbour_masks`] and cells as bits, on boards of at most
-    /// 128 cells (a `u128`, which holds most puzzles' boards: a 6 x 6 rhombus of triangles has 72).
+    /// The board as bit sets, on boards of at most 128 cells (a `u128`, which holds
+    /// most puzzles' boards: a 6 x 6 rhombus of triangles has 72).
     masks: Masks,
     /// Per cell, whether the board cells before it are connected (or none), with
     /// `masks`: [`Pruner::islands_by_masks`] then floods once per placement.
     south_connected: Vec<bool>,
 }
 
-/// A board's neighbour masks and cells in the narrowest bit set that holds them.
+/// A board as bit sets in the narrowest that holds it.
 enum Masks {
-    Word(Neighbourhood<u64>, u64),
-    Wide(Neighbourhood<u128>, u128),
+    Word(BitBoard<u64>),
+    Wide(BitBoard<u128>),
     /// Over 128 cells (a `u128`, which holds most puzzles' boards: a 6 x 6 rhombus of triangles has 72): cell lists.
     None,
+}
+
+/// What [`Pruner::islands_by_masks`] reads of a board: its [`neighbour_masks`], its
+/// cells, and per cell `t` the rim of the cells from `t` on, if they are connected.
+struct BitBoard<B> {
+    neighbours: Neighbourhood<B>,
+    cells: B,
+    /// Per cell `t`, when the board's cells from `t` on are one region: the cells
+    /// before `t` next to it (none when it is empty). Every cell after a placement's
+    /// last is free, so those cells are then one region of the placement's free
+    /// cells, which a region of the free cells before `t` joins exactly when it holds
+    /// a rim cell: only the cells before `t` need flooding.
+    upper_rims: Vec<Option<B>>,
+}
+
+impl<B: CellBits> BitBoard<B> {
+    fn new(neighbours: Neighbourhood<B>, board: &Board) -> BitBoard<B> {
+        let cells = cell_bits::<B>(board);
+        let upper_rims = (0..board.cells.len())
+            .map(|t| {
+                let upper = cells & !B::below(t);
+                let one = region_masks(&neighbours, upper).nth(1).is_none();
+                one.then(|| neighbours.of(upper) & cells & B::below(t))
+            })
+            .collect();
+        BitBoard {
+            neighbours,
+            cells,
+            upper_rims,
+        }
+    }
 }
 
 /// The board's cells as bits.
@@ -436,8 +469,8 @@ impl<'a> Pruner<'a> {
             regions: Regions::default(),
             south_connected: Vec::new(),
             masks: match (neighbour_masks(board), neighbour_masks(board)) {
-                (Some(few), _) => Masks::Word(few, cell_bits(board.board)),
-                (None, Some(more)) => Masks::Wide(more, cell_bits(board.board)),
+                (Some(few), _) => Masks::Word(BitBoard::new(few, board.board)),
+                (None, Some(more)) => Masks::Wide(BitBoard::new(more, board.board)),
                 (None, None) => Masks::None,
             },
         }
@@ -453,8 +486,8 @@ impl<'a> Pruner<'a> {
         }
         let len = self.blocked.len();
         self.south_connected = match &self.masks {
-            Masks::Word(n, cells) => connected(n, *cells, len),
-            Masks::Wide(n, cells) => connected(n, *cells, len),
+            Masks::Word(b) => connected(&b.neighbours, b.cells, len),
+            Masks::Wide(b) => connected(&b.neighbours, b.cells, len),
             Masks::None => Vec::new(),
         };
         self
@@ -467,12 +500,16 @@ impl<'a> Pruner<'a> {
     /// connected (`south_connected`), as on every board without holes: with those cells
     /// free instead, the regions next to them join them in one region, and the others
     /// stay as they are. Otherwise the whole board less the placement is flooded apart.
+    /// Only the free cells up to the placement's last are flooded when the cells after
+    /// it are connected ([`BitBoard::upper_rims`]).
     fn islands_by_masks<B: CellBits>(
         fill: &mut Fill,
-        (neighbours, cells): (&Neighbourhood<B>, B),
+        board: &BitBoard<B>,
         south_connected: bool,
         (piece, cell, covered): (usize, usize, &[usize]),
     ) -> Option<u64> {
+        let (neighbours, cells) = (&board.neighbours, board.cells);
+        let after = covered.iter().max().map_or(cell, |&c| c + 1);
         let covered = covered.iter().fold(B::ZERO, |m, &c| m | B::bit(c));
         let base = cell - cell % (SHIFT_ROWS * fill.board.board.width);
         let mut fillable = |r: B| {
@@ -508,20 +545,39 @@ impl<'a> Pruner<'a> {
         } else {
             B::ZERO
         };
-        for r in region_masks(neighbours, free) {
+        let mut region = |r: B| {
             if south_connected {
                 if r & south_rim != B::ZERO {
                     joined = joined | r;
                 } else if !fillable(r) {
-                    return None;
+                    return false;
                 }
             }
-            if r.ones() > largest.ones() {
+            // The first of the largest in cell order: regions come in that order but
+            // for the one after the placement, which may come last.
+            if (r.ones(), Reverse(r.lowest())) > (largest.ones(), Reverse(largest.lowest())) {
                 largest = r;
             }
             if in_window(&r) {
                 in_windows |= (r >> base).low_word();
             }
+            true
+        };
+        // The cells after the placement: one region when they are connected, which
+        // the regions before them that hold a cell of their rim join.
+        let (flooded, mut upper, rim) = match board.upper_rims.get(after) {
+            Some(&Some(rim)) => (free & B::below(after), cells & !B::below(after), rim),
+            _ => (free, B::ZERO, B::ZERO),
+        };
+        for r in region_masks(neighbours, flooded) {
+            if r & rim != B::ZERO {
+                upper = upper | r;
+            } else if !region(r) {
+                return None;
+            }
+        }
+        if upper != B::ZERO && !region(upper) {
+            return None;
         }
         if south_connected && joined != B::ZERO && !fillable(joined) {
             return None;
@@ -544,12 +600,8 @@ impl<'a> Pruner<'a> {
         // Empty without bit sets, where the lists judge.
         let connected = self.south_connected.get(cell) == Some(&true);
         match &self.masks {
-            Masks::Word(n, cells) => {
-                Pruner::islands_by_masks(&mut self.fill, (n, *cells), connected, placement)
-            }
-            Masks::Wide(n, cells) => {
-                Pruner::islands_by_masks(&mut self.fill, (n, *cells), connected, placement)
-            }
+            Masks::Word(b) => Pruner::islands_by_masks(&mut self.fill, b, connected, placement),
+            Masks::Wide(b) => Pruner::islands_by_masks(&mut self.fill, b, connected, placement),
             Masks::None => self.islands_by_lists(piece, cell, covered),
         }
     }
@@ -785,13 +837,15 @@ mod tests {
     }
 
     /// The same on random boards with holes, where the cells south of an anchor are
-    /// often not connected (so the bit-set path floods the whole board apart): every
-    /// placement of a file's pieces, on boards of every grid.
+    /// often not connected (so the bit-set path floods the whole board apart), nor
+    /// those after a placement (so it floods every free cell, not only those before
+    /// them): every placement of a file's pieces, on boards of every grid.
     #[test]
     fn islands_by_masks_and_by_lists_agree_on_boards_with_holes() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
         let mut next = crate::tests::xorshift(0x853c_49e6_748f_ea9b);
         let (mut split_south, mut joined_south) = (0, 0);
+        let (mut split_upper, mut joined_upper) = (0, 0);
         for file in [
             "pentomino-6x10.puz",
             "hexiamonds-6x6.puz",
@@ -817,6 +871,17 @@ mod tests {
                     } else {
                         split_south += 1;
                     }
+                    let after = covered.iter().max().unwrap() + 1;
+                    let upper = match &pruner.masks {
+                        Masks::Word(b) => b.upper_rims.get(after).map(Option::is_some),
+                        Masks::Wide(b) => b.upper_rims.get(after).map(Option::is_some),
+                        Masks::None => None,
+                    };
+                    match upper {
+                        Some(true) => joined_upper += 1,
+                        Some(false) => split_upper += 1,
+                        None => {}
+                    }
                     let by_masks = pruner.islands(c.piece, c.cell, covered);
                     let by_lists = pruner.islands_by_lists(c.piece, c.cell, covered);
                     assert_eq!(by_masks, by_lists, "{file} on {board:?}: {covered:?}");
@@ -827,6 +892,10 @@ mod tests {
         assert!(
             split_south > 100 && joined_south > 100,
             "{split_south} {joined_south}"
+        );
+        assert!(
+            split_upper > 100 && joined_upper > 100,
+            "{split_upper} {joined_upper}"
         );
     }
 }
