@@ -17,6 +17,10 @@ wall time in milliseconds, then the ratio ours/ref of the medians. No run is dis
 Standard output of the first run of each is compared byte for byte; a warning is
 printed if they differ. Standard error of the commands is discarded unless one fails.
 
+To compare two builds, copy both binaries just before the run: on the project's
+machine a file written moments before ran 4 to 5% faster than an older file with the
+same bytes, enough to fake or hide a change.
+
 options:
   -n RUNS      runs of each command, at least 20 (default 21)
   -o OURS_CMD  our command as one string, split into words like a shell line
