@@ -382,19 +382,42 @@ struct BitBoard<B> {
 impl<B: CellBits> BitBoard<B> {
     fn new(neighbours: Neighbourhood<B>, board: &Board) -> BitBoard<B> {
         let cells = cell_bits::<B>(board);
-        let upper_rims = (0..board.cells.len())
-            .map(|t| {
-                let upper = cells & !B::below(t);
-                let one = region_masks(&neighbours, upper).nth(1).is_none();
-                one.then(|| neighbours.of(upper) & cells & B::below(t))
-            })
-            .collect();
+        let mut upper_rims: Vec<Option<B>> =
+            one_region_as_added(&neighbours, cells, (0..board.cells.len()).rev())
+                .map(|(one, upper)| one.then(|| neighbours.of(upper) & cells & !upper))
+                .collect();
+        upper_rims.reverse();
         BitBoard {
             neighbours,
             cells,
             upper_rims,
         }
     }
+}
+
+/// The board cells of `order`, added one at a time to an empty set: after each, whether
+/// the set is at most one region, and the set. A set of one region stays one when the
+/// cell added touches it and becomes two when it does not, so only a set of several is
+/// flooded again (the cell may join them): on a board without holes, none is.
+fn one_region_as_added<'n, B: CellBits>(
+    neighbours: &'n Neighbourhood<B>,
+    cells: B,
+    order: impl Iterator<Item = usize> + 'n,
+) -> impl Iterator<Item = (bool, B)> + 'n {
+    order.scan((true, B::ZERO), move |(one, set), c| {
+        let bit = B::bit(c);
+        if cells & bit != B::ZERO {
+            *one = if *set == B::ZERO {
+                true
+            } else if *one {
+                neighbours.of(bit) & *set != B::ZERO
+            } else {
+                region_masks(neighbours, *set | bit).nth(1).is_none()
+            };
+            *set = *set | bit;
+        }
+        Some((*one, *set))
+    })
 }
 
 /// The board's cells as bits.
@@ -480,8 +503,10 @@ impl<'a> Pruner<'a> {
     /// [`Pruner::south_connected`] filled in.
     fn with_south_connected(mut self) -> Pruner<'a> {
         fn connected<B: CellBits>(n: &Neighbourhood<B>, cells: B, len: usize) -> Vec<bool> {
-            (0..len)
-                .map(|c| region_masks(n, cells & B::below(c)).nth(1).is_none())
+            // Before cell 0 there are none; before each next cell, those up to this one.
+            std::iter::once(true)
+                .chain(one_region_as_added(n, cells, 0..len).map(|(one, _)| one))
+                .take(len)
                 .collect()
         }
         let len = self.blocked.len();
@@ -834,6 +859,54 @@ mod tests {
             pruned_somewhere |= pruned > 0;
         }
         assert!(pruned_somewhere, "no placement pruned on any board");
+    }
+
+    /// The cells before each cell (`Pruner::south_connected`) and from each cell on
+    /// (`BitBoard::upper_rims`) are one region exactly when a flood of them finds one,
+    /// and the rims are their neighbours outside them: on random boards with holes of
+    /// every grid, as bit sets of both widths.
+    #[test]
+    fn regions_added_a_cell_at_a_time_are_those_a_flood_finds() {
+        use crate::grid::Grid;
+        fn check<B: CellBits + std::fmt::Debug>(board: &Board) -> Option<(usize, usize)> {
+            let locator = Locator::new(board);
+            let neighbours = neighbour_masks::<B>(&locator)?;
+            let bits = BitBoard::new(neighbour_masks::<B>(&locator)?, board);
+            let pruner = Pruner::new(&locator, &[], &[], &[]);
+            let one = |set: B| region_masks(&neighbours, set).nth(1).is_none();
+            let (mut split, mut joined) = (0, 0);
+            for t in 0..board.cells.len() {
+                let before = bits.cells & B::below(t);
+                assert_eq!(
+                    pruner.south_connected[t],
+                    one(before),
+                    "{board:?} before {t}"
+                );
+                let upper = bits.cells & !before;
+                let rim = one(upper).then(|| neighbours.of(upper) & before);
+                assert_eq!(bits.upper_rims[t], rim, "{board:?} from {t}");
+                if rim.is_some() {
+                    joined += 1;
+                } else {
+                    split += 1;
+                }
+            }
+            Some((split, joined))
+        }
+        let mut next = crate::tests::xorshift(0x2545_f491_4f6c_dd1d);
+        let (mut split, mut joined) = (0, 0);
+        for grid in [Grid::Square, Grid::Hex, Grid::Triangle, Grid::Cubic] {
+            for _ in 0..40 {
+                let most = if grid.is_planar() { 11 } else { 5 };
+                let board = crate::tests::board_with_holes(grid, &mut next, most, 5);
+                let counts = check::<u64>(&board).or_else(|| check::<u128>(&board));
+                if let Some((s, j)) = counts {
+                    split += s;
+                    joined += j;
+                }
+            }
+        }
+        assert!(split > 100 && joined > 100, "{split} {joined}");
     }
 
     /// The same on random boards with holes, where the cells south of an anchor are
