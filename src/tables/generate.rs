@@ -353,9 +353,6 @@ struct Pruner<'a> {
     /// The board as bit sets, on boards of at most 128 cells (a `u128`, which holds
     /// most puzzles' boards: a 6 x 6 rhombus of triangles has 72).
     masks: Masks,
-    /// Per cell, whether the board cells before it are connected (or none), with
-    /// `masks`: [`Pruner::islands_by_masks`] then floods once per placement.
-    south_connected: Vec<bool>,
 }
 
 /// A board as bit sets in the narrowest that holds it.
@@ -367,10 +364,14 @@ enum Masks {
 }
 
 /// What [`Pruner::islands_by_masks`] reads of a board: its [`neighbour_masks`], its
-/// cells, and per cell `t` the rim of the cells from `t` on, if they are connected.
+/// cells, and per cell whether the cells before it are connected and the rim of the
+/// cells from it on, if they are.
 struct BitBoard<B> {
     neighbours: Neighbourhood<B>,
     cells: B,
+    /// Per cell, whether the board cells before it are connected (or none):
+    /// [`Pruner::islands_by_masks`] then floods once per placement.
+    south_connected: Vec<bool>,
     /// Per cell `t`, when the board's cells from `t` on are one region: the cells
     /// before `t` next to it (none when it is empty). Every cell after a placement's
     /// last is free, so those cells are then one region of the placement's free
@@ -382,14 +383,21 @@ struct BitBoard<B> {
 impl<B: CellBits> BitBoard<B> {
     fn new(neighbours: Neighbourhood<B>, board: &Board) -> BitBoard<B> {
         let cells = cell_bits::<B>(board);
+        let len = board.cells.len();
+        // Before cell 0 there are none; before each next cell, those up to this one.
+        let south_connected = std::iter::once(true)
+            .chain(one_region_as_added(&neighbours, cells, 0..len).map(|(one, _)| one))
+            .take(len)
+            .collect();
         let mut upper_rims: Vec<Option<B>> =
-            one_region_as_added(&neighbours, cells, (0..board.cells.len()).rev())
+            one_region_as_added(&neighbours, cells, (0..len).rev())
                 .map(|(one, upper)| one.then(|| neighbours.of(upper) & cells & !upper))
                 .collect();
         upper_rims.reverse();
         BitBoard {
             neighbours,
             cells,
+            south_connected,
             upper_rims,
         }
     }
@@ -490,32 +498,12 @@ impl<'a> Pruner<'a> {
             blocked: vec![false; board.board.cells.len()],
             neighbours: neighbour_lists(board),
             regions: Regions::default(),
-            south_connected: Vec::new(),
             masks: match (neighbour_masks(board), neighbour_masks(board)) {
                 (Some(few), _) => Masks::Word(BitBoard::new(few, board.board)),
                 (None, Some(more)) => Masks::Wide(BitBoard::new(more, board.board)),
                 (None, None) => Masks::None,
             },
         }
-        .with_south_connected()
-    }
-
-    /// [`Pruner::south_connected`] filled in.
-    fn with_south_connected(mut self) -> Pruner<'a> {
-        fn connected<B: CellBits>(n: &Neighbourhood<B>, cells: B, len: usize) -> Vec<bool> {
-            // Before cell 0 there are none; before each next cell, those up to this one.
-            std::iter::once(true)
-                .chain(one_region_as_added(n, cells, 0..len).map(|(one, _)| one))
-                .take(len)
-                .collect()
-        }
-        let len = self.blocked.len();
-        self.south_connected = match &self.masks {
-            Masks::Word(b) => connected(&b.neighbours, b.cells, len),
-            Masks::Wide(b) => connected(&b.neighbours, b.cells, len),
-            Masks::None => Vec::new(),
-        };
-        self
     }
 
     /// [`Pruner::islands`] with bit sets `B` that hold the board: the same judgement.
@@ -530,10 +518,10 @@ impl<'a> Pruner<'a> {
     fn islands_by_masks<B: CellBits>(
         fill: &mut Fill,
         board: &BitBoard<B>,
-        south_connected: bool,
         (piece, cell, covered): (usize, usize, &[usize]),
     ) -> Option<u64> {
         let (neighbours, cells) = (&board.neighbours, board.cells);
+        let south_connected = board.south_connected[cell];
         let after = covered.iter().max().map_or(cell, |&c| c + 1);
         let covered = covered.iter().fold(B::ZERO, |m, &c| m | B::bit(c));
         let base = cell - cell % (SHIFT_ROWS * fill.board.board.width);
@@ -622,11 +610,9 @@ impl<'a> Pruner<'a> {
     /// (see [`super::Placement::islands`]).
     fn islands(&mut self, piece: usize, cell: usize, covered: &[usize]) -> Option<u64> {
         let placement = (piece, cell, covered);
-        // Empty without bit sets, where the lists judge.
-        let connected = self.south_connected.get(cell) == Some(&true);
         match &self.masks {
-            Masks::Word(b) => Pruner::islands_by_masks(&mut self.fill, b, connected, placement),
-            Masks::Wide(b) => Pruner::islands_by_masks(&mut self.fill, b, connected, placement),
+            Masks::Word(b) => Pruner::islands_by_masks(&mut self.fill, b, placement),
+            Masks::Wide(b) => Pruner::islands_by_masks(&mut self.fill, b, placement),
             Masks::None => self.islands_by_lists(piece, cell, covered),
         }
     }
@@ -861,7 +847,7 @@ mod tests {
         assert!(pruned_somewhere, "no placement pruned on any board");
     }
 
-    /// The cells before each cell (`Pruner::south_connected`) and from each cell on
+    /// The cells before each cell (`BitBoard::south_connected`) and from each cell on
     /// (`BitBoard::upper_rims`) are one region exactly when a flood of them finds one,
     /// and the rims are their neighbours outside them: on random boards with holes of
     /// every grid, as bit sets of both widths.
@@ -872,16 +858,11 @@ mod tests {
             let locator = Locator::new(board);
             let neighbours = neighbour_masks::<B>(&locator)?;
             let bits = BitBoard::new(neighbour_masks::<B>(&locator)?, board);
-            let pruner = Pruner::new(&locator, &[], &[], &[]);
             let one = |set: B| region_masks(&neighbours, set).nth(1).is_none();
             let (mut split, mut joined) = (0, 0);
             for t in 0..board.cells.len() {
                 let before = bits.cells & B::below(t);
-                assert_eq!(
-                    pruner.south_connected[t],
-                    one(before),
-                    "{board:?} before {t}"
-                );
+                assert_eq!(bits.south_connected[t], one(before), "{board:?} before {t}");
                 let upper = bits.cells & !before;
                 let rim = one(upper).then(|| neighbours.of(upper) & before);
                 assert_eq!(bits.upper_rims[t], rim, "{board:?} from {t}");
@@ -939,17 +920,23 @@ mod tests {
                 let sizes: Vec<usize> = puzzle.pieces.iter().map(|p| p.cells.len()).collect();
                 let mut pruner = Pruner::new(&locator, &puzzle.pieces, &orients, &sizes);
                 candidates(&locator, &orients, |c, covered| {
-                    if pruner.south_connected[c.cell] {
+                    let after = covered.iter().max().unwrap() + 1;
+                    let (south, upper) = match &pruner.masks {
+                        Masks::Word(b) => (
+                            b.south_connected[c.cell],
+                            b.upper_rims.get(after).map(Option::is_some),
+                        ),
+                        Masks::Wide(b) => (
+                            b.south_connected[c.cell],
+                            b.upper_rims.get(after).map(Option::is_some),
+                        ),
+                        Masks::None => panic!("{file}: no bit sets"),
+                    };
+                    if south {
                         joined_south += 1;
                     } else {
                         split_south += 1;
                     }
-                    let after = covered.iter().max().unwrap() + 1;
-                    let upper = match &pruner.masks {
-                        Masks::Word(b) => b.upper_rims.get(after).map(Option::is_some),
-                        Masks::Wide(b) => b.upper_rims.get(after).map(Option::is_some),
-                        Masks::None => None,
-                    };
                     match upper {
                         Some(true) => joined_upper += 1,
                         Some(false) => split_upper += 1,
