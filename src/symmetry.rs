@@ -133,22 +133,37 @@ impl Group {
 
     /// The image of a set of cells under element `g`, sorted.
     pub fn image_of_set(&self, g: usize, set: &[usize]) -> Vec<usize> {
-        let perm = &self.perms[g];
-        let mut image: Vec<usize> = set.iter().map(|&c| perm[c] as usize).collect();
-        image.sort_unstable();
+        let mut image = Vec::with_capacity(set.len());
+        self.image_of_set_into(g, set, &mut image);
         image
+    }
+
+    /// [`Group::image_of_set`] into `image`, which it clears first: for callers that
+    /// take images at every leaf of a search and keep one buffer.
+    pub fn image_of_set_into(&self, g: usize, set: &[usize], image: &mut Vec<usize>) {
+        let perm = &self.perms[g];
+        image.clear();
+        image.extend(set.iter().map(|&c| perm[c] as usize));
+        image.sort_unstable();
     }
 
     /// The labelling `labels` (one per index) moved by element `g`: the label of cell
     /// `c` goes to its image; indices that are no cell's image get `fill`.
     pub fn move_labels<T: Copy>(&self, g: usize, labels: &[T], fill: T) -> Vec<T> {
-        let mut moved = vec![fill; labels.len()];
+        let mut moved = Vec::with_capacity(labels.len());
+        self.move_labels_into(g, labels, fill, &mut moved);
+        moved
+    }
+
+    /// [`Group::move_labels`] into `moved`, which it overwrites.
+    pub fn move_labels_into<T: Copy>(&self, g: usize, labels: &[T], fill: T, moved: &mut Vec<T>) {
+        moved.clear();
+        moved.resize(labels.len(), fill);
         for (&to, &label) in self.perms[g].iter().zip(labels) {
             if to != NONE {
                 moved[to as usize] = label;
             }
         }
-        moved
     }
 
     /// One representative of each orbit met among `sets` (each sorted): the first of

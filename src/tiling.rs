@@ -1840,21 +1840,61 @@ impl Classes {
     /// The image of a copy-labelled tiling under symmetry `g`, its copies renumbered by
     /// their lowest cell.
     fn image(&self, g: usize, t: &Tiling) -> Tiling {
-        let moved = self.group.move_labels(g, t, None);
-        let piece_map = &self.piece_maps[g];
-        let mut next = self.labels.first_copy.clone();
-        let mut renamed: Vec<Option<u16>> = vec![None; self.labels.owner.len()];
+        let mut s = Judging::default();
+        self.group.move_labels_into(g, t, None, &mut s.moved);
+        self.renaming(&mut s);
+        let Judging {
+            moved,
+            next,
+            renamed,
+            ..
+        } = &mut s;
         moved
             .iter()
-            .map(|&p| {
-                let old = p? as usize;
-                Some(*renamed[old].get_or_insert_with(|| {
-                    let piece = piece_map[self.labels.owner[old] as usize] as usize;
-                    next[piece] += 1;
-                    next[piece] - 1
-                }))
-            })
+            .map(|&p| p.map(|old| self.rename(g, old, next, renamed)))
             .collect()
+    }
+
+    /// How the image of `t` under `g` ([`Classes::image`]) compares with `t`, the image
+    /// made only as far as their first difference, in `s`'s buffers.
+    fn image_cmp(&self, g: usize, t: &Tiling, s: &mut Judging) -> std::cmp::Ordering {
+        self.group.move_labels_into(g, t, None, &mut s.moved);
+        self.renaming(s);
+        let Judging {
+            moved,
+            next,
+            renamed,
+            ..
+        } = s;
+        for (&p, &q) in moved.iter().zip(t) {
+            let label = p.map(|old| self.rename(g, old, next, renamed));
+            match label.cmp(&q) {
+                std::cmp::Ordering::Equal => {}
+                unequal => return unequal,
+            }
+        }
+        std::cmp::Ordering::Equal
+    }
+
+    /// `s`'s renaming state for an image: no copy renamed, each piece's next label its
+    /// first copy's.
+    fn renaming(&self, s: &mut Judging) {
+        s.next.clear();
+        s.next.extend_from_slice(&self.labels.first_copy);
+        s.renamed.clear();
+        s.renamed.resize(self.labels.owner.len(), None);
+    }
+
+    /// The label copy `old` gets in an image under `g`: the one it got at its lowest
+    /// cell, met first, or else its piece's image's next copy.
+    #[inline]
+    fn rename(&self, g: usize, old: u16, next: &mut [u16], renamed: &mut [Option<u16>]) -> u16 {
+        let old = old as usize;
+        *renamed[old].get_or_insert_with(|| {
+            let piece = self.piece_maps[g][self.labels.owner[old] as usize] as usize;
+            next[piece] += 1;
+            next[piece] - 1
+        })
     }
 
     /// The restricted piece and those of its representatives that a symmetry other than
@@ -1876,41 +1916,45 @@ impl Classes {
     /// For a solution with the restricted piece on a representative: whether it is the
     /// least of its images under the symmetries that keep that placement (the only
     /// images the search can also find), and how many symmetries fix it.
-    fn judge(&self, t: &Tiling) -> (bool, usize) {
-        let cells_of =
-            |label: u16| -> Vec<usize> { (0..t.len()).filter(|&c| t[c] == Some(label)).collect() };
+    fn judge(&self, t: &Tiling, s: &mut Judging) -> (bool, usize) {
+        let cells_of = |label: u16, cells: &mut Vec<usize>| {
+            cells.clear();
+            cells.extend((0..t.len()).filter(|&c| t[c] == Some(label)));
+        };
         let second = if self.seconds.is_empty() {
             None
         } else {
-            let r = cells_of(self.label());
+            cells_of(self.label(), &mut s.cells);
             self.seconds
-                .binary_search_by(|s| s.first.cmp(&r))
+                .binary_search_by(|second| second.first.as_slice().cmp(&s.cells))
                 .ok()
                 .map(|i| &self.seconds[i])
         };
         // With a second piece restricted, only the images with it on a representative
         // are searched: the symmetries that fix both placements.
-        let elements: Vec<usize> = match second {
+        s.elements.clear();
+        match second {
             Some(second) => {
-                let q = cells_of(second.label);
+                cells_of(second.label, &mut s.cells);
                 if !self
                     .group
-                    .least_image(&second.stabilizer, &q, &mut Vec::new())
+                    .least_image(&second.stabilizer, &s.cells, &mut s.image)
                 {
                     return (false, 0);
                 }
-                second
-                    .stabilizer
-                    .iter()
-                    .copied()
-                    .filter(|&g| self.group.image_of_set(g, &q) == q)
-                    .collect()
+                for &g in &second.stabilizer {
+                    self.group.image_of_set_into(g, &s.cells, &mut s.image);
+                    if s.image == s.cells {
+                        s.elements.push(g);
+                    }
+                }
             }
-            None => (0..self.group.order()).collect(),
-        };
+            None => s.elements.extend(0..self.group.order()),
+        }
         let mut fixing = 0;
         let piece = Some(self.label());
-        for g in elements {
+        for i in 0..s.elements.len() {
+            let g = s.elements[i];
             let cell_map = self.group.perm(g);
             let keeps_piece = t
                 .iter()
@@ -1919,7 +1963,7 @@ impl Classes {
             if !keeps_piece {
                 continue;
             }
-            match self.image(g, t).cmp(t) {
+            match self.image_cmp(g, t, s) {
                 std::cmp::Ordering::Less => return (false, 0),
                 std::cmp::Ordering::Equal => fixing += 1,
                 std::cmp::Ordering::Greater => {}
@@ -1927,6 +1971,34 @@ impl Classes {
         }
         (true, fixing)
     }
+}
+
+/// The buffers of [`Classes::judge`] and of the tiling it judges, one set per thread
+/// ([`JUDGING`]): a count with symmetry classes judges a solution at millions of
+/// leaves, and made a dozen vectors at each (the one-sided pentominoes 6x15 on two
+/// threads spent a quarter of their time in the allocator's lock where the allocator
+/// has one, as dlmalloc does on musl).
+#[derive(Default)]
+struct Judging {
+    /// An image's labels before renaming ([`Group::move_labels_into`]).
+    moved: Tiling,
+    /// Per piece, the next label of an image's renaming ([`Classes::rename`]).
+    next: Vec<u16>,
+    /// Per copy, the label the image gave it.
+    renamed: Vec<Option<u16>>,
+    /// The cells of one piece.
+    cells: Vec<usize>,
+    /// An image of `cells`.
+    image: Vec<usize>,
+    /// The symmetries that could map the solution below itself.
+    elements: Vec<usize>,
+    /// The solution judged, copy-labelled ([`Tilings::tiling_into`]).
+    tiling: Tiling,
+}
+
+thread_local! {
+    /// This thread's [`Judging`] buffers.
+    static JUDGING: std::cell::RefCell<Judging> = std::cell::RefCell::default();
 }
 
 /// Each solution as a tiling labelled by the puzzle's pieces; with symmetry classes,
@@ -1943,8 +2015,23 @@ struct Tilings<'a> {
 impl Tilings<'_> {
     /// The board a search path draws, labelled by copy (search piece index).
     fn tiling<L: Lane, const K: usize>(&self, window: &Window<L, K>, path: &[Step]) -> Tiling {
-        let mut t = vec![None; self.cells];
-        let mut next = self.setup.labels.first_copy.clone();
+        let mut t = Vec::with_capacity(self.cells);
+        self.tiling_into(window, path, &mut t, &mut Vec::new());
+        t
+    }
+
+    /// [`Tilings::tiling`] into `t`, with `next` for the labels: buffers a thread keeps.
+    fn tiling_into<L: Lane, const K: usize>(
+        &self,
+        window: &Window<L, K>,
+        path: &[Step],
+        t: &mut Tiling,
+        next: &mut Vec<u16>,
+    ) {
+        t.clear();
+        t.resize(self.cells, None);
+        next.clear();
+        next.extend_from_slice(&self.setup.labels.first_copy);
         for step in path {
             let label = &mut next[usize::from(step.piece)];
             for cell in window.step_cells(step) {
@@ -1952,7 +2039,6 @@ impl Tilings<'_> {
             }
             *label += 1;
         }
-        t
     }
 
     /// A copy-labelled tiling labelled by the puzzle's pieces.
@@ -1985,17 +2071,25 @@ impl<L: Lane, const K: usize> Leaves<L, K> for Tilings<'_> {
                     let cells: ArrayVec<usize, 64> = window.step_cells(step).collect();
                     fixed.binary_search_by(|f| f.as_slice().cmp(&cells)).is_ok()
                 });
-        let (t, orbit) = if !judged {
-            (None, classes.group.order())
+        let orbit = if !judged {
+            classes.group.order()
         } else {
-            let t = self.tiling(window, path);
-            let (least, fixing) = classes.judge(&t);
+            let (least, fixing) = JUDGING.with_borrow_mut(|s| {
+                // Out of `s` while `judge` uses the rest (taking a vector moves no
+                // element).
+                let mut t = std::mem::take(&mut s.tiling);
+                self.tiling_into(window, path, &mut t, &mut s.next);
+                let judged = classes.judge(&t, s);
+                s.tiling = t;
+                judged
+            });
             if !least {
                 return ControlFlow::Continue(());
             }
-            (Some(t), classes.group.order() / fixing)
+            classes.group.order() / fixing
         };
-        let t = || t.unwrap_or_else(|| self.tiling(window, path));
+        // Made again where it is kept: a count keeps none.
+        let t = || self.tiling(window, path);
         if self.distinct {
             return sink.found_class(orbit as u64, || self.owned(t()));
         }
@@ -2116,6 +2210,48 @@ mod tests {
         }
         assert!(files >= 10, "only {files} files");
         assert!(moved >= 10, "only {moved} pieces with a symmetry");
+    }
+
+    /// An image compared with its tiling as far as their first difference
+    /// ([`super::Classes::image_cmp`], with one set of buffers for every call, as a
+    /// thread keeps them) compares as the image made whole does, for every symmetry, on
+    /// the solutions of every shipped board with symmetries and one copy of each piece
+    /// (whose solutions label each piece by its one copy).
+    #[test]
+    fn images_compare_as_far_as_needed_as_they_do_whole() {
+        let mut checked = Vec::new();
+        let mut s = super::Judging::default();
+        for (name, puzzle) in crate::tests::shipped_puzzles() {
+            let solver = TilingSolver::new(&puzzle, Mode::All).unwrap();
+            let Some(classes) = &solver.setup.classes else {
+                continue;
+            };
+            if classes.labels.owner.len() != classes.labels.first_copy.len() {
+                continue;
+            }
+            let mut solutions = Vec::new();
+            let mut options = counted();
+            options.limit = Some(300);
+            solver.for_each(&options, |t| {
+                solutions.push(t);
+                ControlFlow::Continue(())
+            });
+            let mut orders = [0; 3];
+            for t in &solutions {
+                let t: Tiling = t
+                    .iter()
+                    .map(|p| p.map(|p| classes.labels.first_copy[p as usize]))
+                    .collect();
+                for g in 0..classes.group.order() {
+                    let whole = classes.image(g, &t).cmp(&t);
+                    assert_eq!(classes.image_cmp(g, &t, &mut s), whole, "{name}, {g}");
+                    orders[whole as usize + 1] += 1;
+                }
+            }
+            assert!(orders.iter().all(|&n| n > 0), "{name}: {orders:?}");
+            checked.push(name);
+        }
+        assert!(checked.len() >= 3, "{checked:?}");
     }
 
     /// The restriction of a second piece below first placements that symmetries fix:
