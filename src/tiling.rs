@@ -1885,8 +1885,9 @@ impl Classes {
         s.renamed.resize(self.labels.owner.len(), None);
     }
 
-    /// The label copy `old` gets in an image under `g`: the one it got at its lowest
-    /// cell, met first, or else its piece's image's next copy.
+    /// The label copy `old` takes in an image under `g`: the one it was given where the
+    /// image met it first (its lowest cell there), or else, meeting it now, the next
+    /// copy label of the piece `g` maps its piece to.
     #[inline]
     fn rename(&self, g: usize, old: u16, next: &mut [u16], renamed: &mut [Option<u16>]) -> u16 {
         let old = old as usize;
@@ -2245,7 +2246,7 @@ mod tests {
                 for g in 0..classes.group.order() {
                     let whole = classes.image(g, &t).cmp(&t);
                     assert_eq!(classes.image_cmp(g, &t, &mut s), whole, "{name}, {g}");
-                    orders[whole as usize + 1] += 1;
+                    orders[(whole as i8 + 1) as usize] += 1;
                 }
             }
             assert!(orders.iter().all(|&n| n > 0), "{name}: {orders:?}");
