@@ -11,8 +11,8 @@ const USAGE: &str = "usage: meteor [--threads T] [--stats] [N]";
 /// The allocator of the static musl build (`scripts/meteor-musl.sh`): dlmalloc, whose
 /// heap has nothing to set up at start and keeps this program's few hundred blocks in
 /// few pages. musl's own allocator made the binary 1.15 times slower than the glibc
-/// build, mimalloc 1.06 times slower than dlmalloc (its start-up and its arenas' fresh
-/// pages); README.md ("The static musl meteor") has the figures. Not for `polytile`:
+/// build, mimalloc about 1.06 times slower than dlmalloc (its start-up and its arenas'
+/// fresh pages); README.md ("The static musl meteor") has the figures. Not for `polytile`:
 /// dlmalloc has one lock for all threads, and a listing, which allocates per solution
 /// on every thread, took 2.4 to 3.9 times as long with it on two threads. On glibc,
 /// glibc's allocator stays: dlmalloc measured no faster there.
