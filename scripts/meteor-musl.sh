@@ -23,7 +23,4 @@ target=x86_64-unknown-linux-musl
 if command -v rustup >/dev/null 2>&1; then
     rustup target list --installed | grep -qx "$target" || rustup target add "$target"
 fi
-path=$(cargo build --release --quiet --target "$target" --bin meteor --message-format=json "$@" |
-    sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -n 1)
-[[ -n $path && -x $path ]] || { echo "${0##*/}: cargo built no meteor executable" >&2; exit 1; }
-printf '%s\n' "$path"
+exec scripts/cargo-bin.sh meteor --target "$target" "$@"
